@@ -1,0 +1,42 @@
+# The two commands a reader of the README needs: `make serve` and `make test`.
+# Every target installs what it needs first (a Python venv and MathJax from npm) and is
+# quick when nothing changed: the install steps are keyed on pyproject.toml and the npm lock.
+
+PYTHON ?= python3
+VENV   := .venv
+PY     := $(VENV)/bin/python
+PY_STAMP := $(VENV)/.installed-stamp
+JS_STAMP := node_modules/.installed-stamp
+# torch 2.13.0 is a local CPU wheel on these machines; an unpinned torch pulls GBs of CUDA.
+TORCH  := torch==2.13.0
+
+.PHONY: deps serve site figures test bench clean
+
+deps: $(PY_STAMP) $(JS_STAMP)
+
+$(PY_STAMP): pyproject.toml
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet "$(TORCH)" -e ".[docs,test]"
+	touch $@
+
+$(JS_STAMP): package.json package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+serve: deps  ## install, build the figures, serve on http://127.0.0.1:8000 with live reload
+	$(VENV)/bin/mkdocs serve --dev-addr 127.0.0.1:8000
+
+site: deps  ## build the static site into site/ (strict: any warning fails)
+	$(VENV)/bin/mkdocs build --strict
+
+figures: deps  ## rebuild the figures whose inputs changed (ARGS="--force" or figure names)
+	$(PY) scripts/build_figures.py $(ARGS)
+
+test: deps  ## unit tests, doctests (modules and pages), figure scripts, strict build, browser tests
+	$(VENV)/bin/pytest
+
+bench: deps  ## build, determinism and computation benchmarks (never asserted in tests)
+	$(PY) scripts/bench.py
+
+clean:
+	rm -rf site .cache docs/figures docs/javascripts/mathjax

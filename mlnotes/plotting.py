@@ -1,0 +1,131 @@
+"""What several figures share: the light and dark styles and the palette.
+
+Every figure on the site is drawn twice, once under [`style("light")`][mlnotes.plotting.style]
+and once under `style("dark")`, by `scripts/build_figures.py`. Scripts take their colours
+from the style's cycle (`"C0"`, `"C1"`, ...) or from [`PALETTE`][mlnotes.plotting.PALETTE],
+so that both variants stay readable: the palette is the Okabe–Ito colour-blind safe set,
+with the darkest colour replaced by one that shows on the dark background.
+
+Examples:
+    >>> import matplotlib.pyplot as plt
+    >>> from mlnotes.plotting import style, PALETTE
+    >>> with style("dark"):
+    ...     fig, ax = plt.subplots()
+    ...     face = fig.get_facecolor()
+    >>> face[3]   # transparent: the page's own background shows through
+    0.0
+    >>> len(PALETTE)
+    7
+    >>> style("sepia")
+    Traceback (most recent call last):
+    ...
+    ValueError: theme must be 'light' or 'dark', got 'sepia'
+"""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+from typing import Iterator
+
+import matplotlib as mpl
+import matplotlib.pyplot as plt
+from cycler import cycler
+
+__all__ = ["PALETTE", "THEMES", "TEXT", "style"]
+
+#: Okabe–Ito colours (blue, vermillion, bluish green, orange, reddish purple, sky blue,
+#: yellow), readable on white and on Material's slate background (#1e2129).
+PALETTE: tuple[str, ...] = (
+    "#0072B2",
+    "#D55E00",
+    "#009E73",
+    "#E69F00",
+    "#CC79A7",
+    "#56B4E9",
+    "#F0E442",
+)
+
+#: Text and axis colour per theme (Material's default and slate foregrounds).
+TEXT: dict[str, str] = {"light": "#1f2328", "dark": "#e2e4e9"}
+
+#: The two themes the builder draws.
+THEMES: tuple[str, ...] = ("light", "dark")
+
+# The dark variant brightens the blue that leads the cycle: #0072B2 is too dark on slate.
+_DARK_CYCLE = ("#56B4E9",) + PALETTE[1:5] + ("#0072B2",) + PALETTE[6:]
+
+
+def _rc(theme: str) -> dict:
+    fg = TEXT[theme]
+    grid = "#d0d7de" if theme == "light" else "#3d4350"
+    colors = PALETTE if theme == "light" else _DARK_CYCLE
+    return {
+        # deterministic SVG: same inputs, same bytes
+        "svg.hashsalt": "mlnotes",
+        "svg.fonttype": "path",
+        "path.simplify": True,
+        # transparent background, so the page colour shows through in both themes
+        "figure.facecolor": (0, 0, 0, 0),
+        "axes.facecolor": (0, 0, 0, 0),
+        "savefig.facecolor": (0, 0, 0, 0),
+        "savefig.transparent": True,
+        "savefig.bbox": "tight",
+        "figure.dpi": 100,
+        "font.size": 11,
+        "axes.titlesize": 12,
+        "axes.labelsize": 11,
+        "legend.fontsize": 9,
+        "legend.frameon": False,
+        "text.color": fg,
+        "axes.labelcolor": fg,
+        "axes.edgecolor": fg,
+        "axes.titlecolor": fg,
+        "xtick.color": fg,
+        "ytick.color": fg,
+        "xtick.labelcolor": fg,
+        "ytick.labelcolor": fg,
+        "grid.color": grid,
+        "grid.linewidth": 0.6,
+        "axes.grid": False,
+        "axes.spines.top": False,
+        "axes.spines.right": False,
+        "axes.prop_cycle": cycler(color=list(colors)),
+        "lines.linewidth": 1.8,
+        "image.cmap": "viridis",
+        "legend.labelcolor": fg,
+        "patch.edgecolor": fg,
+        "hatch.color": fg,
+    }
+
+
+def style(theme: str = "light"):
+    """Return a context manager that draws figures in the site's `theme`.
+
+    Args:
+        theme: `"light"` (Material's default scheme) or `"dark"` (its slate scheme).
+
+    Returns:
+        A context manager; figures created inside it use the theme's colours,
+        a transparent background and deterministic SVG output.
+
+    Raises:
+        ValueError: if `theme` is neither `"light"` nor `"dark"`.
+
+    Examples:
+        >>> import matplotlib.pyplot as plt
+        >>> with style("light"):
+        ...     fig, ax = plt.subplots()
+        ...     line, = ax.plot([0, 1])
+        >>> line.get_color()
+        '#0072B2'
+    """
+    if theme not in THEMES:
+        raise ValueError(f"theme must be 'light' or 'dark', got {theme!r}")
+    return _style(theme)
+
+
+@contextmanager
+def _style(theme: str) -> Iterator[None]:
+    with mpl.rc_context(_rc(theme)):
+        yield
+
