@@ -1,0 +1,450 @@
+r"""The discrete distributions of the notes, their pmfs written out.
+
+Bernoulli, binomial, Poisson and geometric pmfs, each with its mean and variance in
+closed form, as the notes state them (with the notes' errors corrected; see the page
+[Probability: Univariate Models](../notes/probability.md)). The tests check every
+formula against `scipy.stats`.
+
+The pmfs are computed in log space (`scipy.special.gammaln`, `xlogy`, `xlog1py`),
+which is the same formula, $\log\binom{N}{y} + y\log\theta + (N-y)\log(1-\theta)$ for
+the binomial, without the overflow of $\binom{N}{y}$ for large $N$.
+
+A pmf is 0 at an integer outside the support (as in `scipy.stats`); a non-integer
+`y` is an error, as is a parameter outside its range.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+
+import numpy as np
+from scipy.special import gammaln, xlog1py, xlogy
+
+__all__ = [
+    "bernoulli_pmf",
+    "binomial_pmf",
+    "poisson_pmf",
+    "geometric_pmf",
+    "bernoulli_mean_var",
+    "binomial_mean_var",
+    "poisson_mean_var",
+    "geometric_mean_var",
+    "pmf_mean_var",
+    "binomial_poisson_distance",
+]
+
+
+# --------------------------------------------------------------------------- checks
+def _check_theta(theta, name="theta", low_open=False):
+    if isinstance(theta, bool) or not isinstance(theta, numbers.Real):
+        raise TypeError(f"{name} must be a real number, got {theta!r}")
+    if math.isnan(theta) or not (0 <= theta <= 1) or (low_open and theta == 0):
+        interval = "(0, 1]" if low_open else "[0, 1]"
+        raise ValueError(f"{name} must be a probability in {interval}, got {theta!r}")
+    return float(theta)
+
+
+def _check_count(n, name):
+    if isinstance(n, bool) or not isinstance(n, numbers.Integral):
+        raise TypeError(f"{name} must be an int, got {n!r}")
+    if n < 0:
+        raise ValueError(f"{name} must be a non-negative int, got {n!r}")
+    return int(n)
+
+
+def _check_y(y):
+    """Return `y` as a float array of integer values (NaN and fractions rejected)."""
+    try:
+        values = np.asarray(y, dtype=float)
+    except (TypeError, ValueError):
+        raise TypeError(f"y must be an integer or an array of integers, got {y!r}") from None
+    if np.isnan(values).any() or (values != np.round(values)).any():
+        raise ValueError(f"y must be integer-valued, got {y!r}")
+    return values
+
+
+def _out(result, y):
+    result = np.asarray(result, dtype=float)
+    return float(result) if np.ndim(y) == 0 else result
+
+
+# ------------------------------------------------------------------------------ pmfs
+def bernoulli_pmf(y, theta):
+    r"""pmf of $Y \sim \mathrm{Ber}(\theta)$: one binary trial that succeeds with probability $\theta$.
+
+    $$p(Y = y) = \begin{cases} \theta & y = 1 \\ 1 - \theta & y = 0 \end{cases}
+        = \theta^{y}(1-\theta)^{1-y} = \mathrm{Bin}(y \mid 1, \theta).$$
+
+    Args:
+        y: Outcome(s), integers; the support is $\{0, 1\}$ (other integers get 0).
+        theta: Success probability $\theta \in [0, 1]$.
+
+    Returns:
+        A float if `y` is a scalar, else an array with the shape of `y`.
+
+    Raises:
+        ValueError: If `y` is not integer-valued or `theta` is outside $[0, 1]$ or NaN.
+        TypeError: If `theta` is not a real number.
+
+    Examples:
+        >>> bernoulli_pmf([0, 1], theta=0.3)
+        array([0.7, 0.3])
+        >>> bernoulli_pmf(1, theta=0.3) == binomial_pmf(1, n=1, theta=0.3)
+        True
+        >>> bernoulli_pmf(1, theta=1.3)
+        Traceback (most recent call last):
+            ...
+        ValueError: theta must be a probability in [0, 1], got 1.3
+
+    References:
+        Notes, section 1.6.1, Definition 1.12. Murphy, PML: An Introduction, section 2.4.1.
+    """
+    theta = _check_theta(theta)
+    values = _check_y(y)
+    in_support = (values == 0) | (values == 1)
+    pmf = np.where(values == 1, theta, 1.0 - theta)
+    return _out(np.where(in_support, pmf, 0.0), y)
+
+
+def binomial_pmf(y, n, theta):
+    r"""pmf of $Y \sim \mathrm{Bin}(N, \theta)$: the number of successes in $N$ independent trials.
+
+    $$p(Y = y) = \binom{N}{y}\,\theta^{y}(1-\theta)^{N-y}, \qquad y = 0, 1, \dots, N.$$
+
+    Args:
+        y: Number(s) of successes, integers; the support is $\{0, \dots, N\}$.
+        n: Number of trials $N \ge 0$, an int.
+        theta: Success probability of each trial, $\theta \in [0, 1]$.
+
+    Returns:
+        A float if `y` is a scalar, else an array with the shape of `y`.
+
+    Raises:
+        ValueError: If `y` is not integer-valued, `n < 0`, or `theta` is outside
+            $[0, 1]$ or NaN.
+        TypeError: If `n` is not an int or `theta` not a real number.
+
+    Examples:
+        >>> round(binomial_pmf(3, n=10, theta=0.5), 6)   # C(10, 3) / 2**10 = 120 / 1024
+        0.117188
+        >>> round(float(binomial_pmf(np.arange(11), n=10, theta=0.3).sum()), 12)
+        1.0
+        >>> binomial_pmf(2, n=-1, theta=0.5)
+        Traceback (most recent call last):
+            ...
+        ValueError: n must be a non-negative int, got -1
+
+    References:
+        Notes, section 1.6, Definition 1.11. Murphy, PML: An Introduction, section 2.4.1.
+    """
+    n = _check_count(n, "n")
+    theta = _check_theta(theta)
+    values = _check_y(y)
+    in_support = (values >= 0) & (values <= n)
+    k = np.where(in_support, values, 0.0)
+    log_pmf = (
+        gammaln(n + 1) - gammaln(k + 1) - gammaln(n - k + 1)   # log C(N, y)
+        + xlogy(k, theta)                                       # y log(theta)
+        + xlog1py(n - k, -theta)                                # (N - y) log(1 - theta)
+    )
+    return _out(np.where(in_support, np.exp(log_pmf), 0.0), y)
+
+
+def poisson_pmf(y, lam):
+    r"""pmf of $Y \sim \mathrm{Poi}(\lambda)$: the number of events in a fixed period.
+
+    $$p(Y = y) = \frac{\lambda^{y} e^{-\lambda}}{y!}, \qquad y = 0, 1, 2, \dots$$
+
+    Args:
+        y: Count(s), integers; the support is $\{0, 1, 2, \dots\}$.
+        lam: The rate $\lambda \ge 0$, the mean number of events per period
+            ($\lambda = 0$ puts all the mass on $y = 0$).
+
+    Returns:
+        A float if `y` is a scalar, else an array with the shape of `y`.
+
+    Raises:
+        ValueError: If `y` is not integer-valued, or `lam` is negative, infinite or NaN.
+        TypeError: If `lam` is not a real number.
+
+    Examples:
+        >>> round(poisson_pmf(0, lam=2.0), 6)   # e**-2
+        0.135335
+        >>> poisson_pmf([0, 1, 2], lam=0.0)
+        array([1., 0., 0.])
+        >>> poisson_pmf(1, lam=-1.0)
+        Traceback (most recent call last):
+            ...
+        ValueError: lam must be a non-negative finite number, got -1.0
+
+    References:
+        Notes, section 1.7, Definition 1.13. Murphy, PML: An Introduction, ch. 2.
+    """
+    if isinstance(lam, bool) or not isinstance(lam, numbers.Real):
+        raise TypeError(f"lam must be a real number, got {lam!r}")
+    if not (lam >= 0 and math.isfinite(lam)):
+        raise ValueError(f"lam must be a non-negative finite number, got {lam!r}")
+    lam = float(lam)
+    values = _check_y(y)
+    in_support = values >= 0
+    k = np.where(in_support, values, 0.0)
+    log_pmf = xlogy(k, lam) - lam - gammaln(k + 1)   # y log(lam) - lam - log(y!)
+    return _out(np.where(in_support, np.exp(log_pmf), 0.0), y)
+
+
+def geometric_pmf(y, theta):
+    r"""pmf of $Y \sim \mathrm{Geo}(\theta)$: the trial on which the first success happens.
+
+    $Y$ counts Bernoulli($\theta$) trials up to and including the first success, so
+    $Y = y$ means $y - 1$ failures, each with probability $1 - \theta$, then one
+    success:
+
+    $$p(Y = y) = (1-\theta)^{y-1}\,\theta, \qquad y = 1, 2, 3, \dots$$
+
+    Args:
+        y: Trial number(s), integers; the support is $\{1, 2, 3, \dots\}$.
+        theta: Success probability of each trial, $\theta \in (0, 1]$ (with
+            $\theta = 0$ there is never a success, and no distribution).
+
+    Returns:
+        A float if `y` is a scalar, else an array with the shape of `y`.
+
+    Raises:
+        ValueError: If `y` is not integer-valued or `theta` is outside $(0, 1]$ or NaN.
+        TypeError: If `theta` is not a real number.
+
+    Examples:
+        >>> geometric_pmf([1, 2, 3], theta=0.5)   # 1/2, 1/4, 1/8
+        array([0.5  , 0.25 , 0.125])
+        >>> geometric_pmf(0, theta=0.5)           # the first trial is y = 1
+        0.0
+        >>> geometric_pmf(1, theta=0.0)
+        Traceback (most recent call last):
+            ...
+        ValueError: theta must be a probability in (0, 1], got 0.0
+
+    References:
+        Notes, section 1.8, Definition 1.14 (corrected). Murphy, PML: An Introduction,
+        ch. 2. Same parameterisation as `scipy.stats.geom`.
+    """
+    theta = _check_theta(theta, low_open=True)
+    values = _check_y(y)
+    in_support = values >= 1
+    k = np.where(in_support, values, 1.0)
+    log_pmf = xlog1py(k - 1, -theta) + math.log(theta)   # (y - 1) log(1 - theta) + log(theta)
+    return _out(np.where(in_support, np.exp(log_pmf), 0.0), y)
+
+
+# --------------------------------------------------------------- means and variances
+def bernoulli_mean_var(theta):
+    r"""Mean and variance of $\mathrm{Ber}(\theta)$: $\mathbb{E}[Y] = \theta$, $\mathrm{Var}[Y] = \theta(1-\theta)$.
+
+    Args:
+        theta: Success probability $\theta \in [0, 1]$.
+
+    Returns:
+        The pair `(mean, variance)` of floats.
+
+    Raises:
+        ValueError: If `theta` is outside $[0, 1]$ or NaN.
+
+    Examples:
+        >>> bernoulli_mean_var(0.5)
+        (0.5, 0.25)
+        >>> from scipy import stats
+        >>> tuple(round(float(m), 12) for m in stats.bernoulli.stats(0.5))
+        (0.5, 0.25)
+
+    References:
+        Notes, section 1.6.1. Murphy, PML: An Introduction, section 2.4.1.
+    """
+    theta = _check_theta(theta)
+    return theta, theta * (1.0 - theta)
+
+
+def binomial_mean_var(n, theta):
+    r"""Mean and variance of $\mathrm{Bin}(N, \theta)$: $N\theta$ and $N\theta(1-\theta)$.
+
+    $Y = \sum_{i=1}^{N} Y_i$ with independent $Y_i \sim \mathrm{Ber}(\theta)$, so by
+    linearity $\mathbb{E}[Y] = N\theta$ and, by independence,
+    $\mathrm{Var}[Y] = N\theta(1-\theta)$.
+
+    Args:
+        n: Number of trials $N \ge 0$.
+        theta: Success probability $\theta \in [0, 1]$.
+
+    Returns:
+        The pair `(mean, variance)` of floats.
+
+    Raises:
+        ValueError: If `n < 0` or `theta` is outside $[0, 1]$ or NaN.
+        TypeError: If `n` is not an int.
+
+    Examples:
+        >>> mean, var = binomial_mean_var(10, 0.3)
+        >>> round(mean, 12), round(var, 12)
+        (3.0, 2.1)
+        >>> from scipy import stats
+        >>> tuple(round(float(m), 12) for m in stats.binom.stats(10, 0.3))
+        (3.0, 2.1)
+
+    References:
+        Notes, section 1.6, Definition 1.11, equations (25)-(26). Murphy, PML: An
+        Introduction, section 2.4.1.
+    """
+    n = _check_count(n, "n")
+    theta = _check_theta(theta)
+    return n * theta, n * theta * (1.0 - theta)
+
+
+def poisson_mean_var(lam):
+    r"""Mean and variance of $\mathrm{Poi}(\lambda)$: both equal $\lambda$.
+
+    Args:
+        lam: The rate $\lambda \ge 0$.
+
+    Returns:
+        The pair `(mean, variance)` of floats.
+
+    Raises:
+        ValueError: If `lam` is negative, infinite or NaN.
+
+    Examples:
+        >>> poisson_mean_var(4.0)
+        (4.0, 4.0)
+        >>> from scipy import stats
+        >>> tuple(float(m) for m in stats.poisson.stats(4.0))
+        (4.0, 4.0)
+
+    References:
+        Notes, section 1.7, Definition 1.13, equation (29). Murphy, PML: An
+        Introduction, ch. 2.
+    """
+    if isinstance(lam, bool) or not isinstance(lam, numbers.Real):
+        raise TypeError(f"lam must be a real number, got {lam!r}")
+    if not (lam >= 0 and math.isfinite(lam)):
+        raise ValueError(f"lam must be a non-negative finite number, got {lam!r}")
+    return float(lam), float(lam)
+
+
+def geometric_mean_var(theta):
+    r"""Mean and variance of $\mathrm{Geo}(\theta)$ on $\{1, 2, \dots\}$: $1/\theta$ and $(1-\theta)/\theta^2$.
+
+    Args:
+        theta: Success probability $\theta \in (0, 1]$.
+
+    Returns:
+        The pair `(mean, variance)` of floats.
+
+    Raises:
+        ValueError: If `theta` is outside $(0, 1]$ or NaN.
+
+    Examples:
+        >>> geometric_mean_var(0.25)          # on average 4 trials to the first success
+        (4.0, 12.0)
+        >>> from scipy import stats
+        >>> tuple(float(m) for m in stats.geom.stats(0.25))
+        (4.0, 12.0)
+
+    References:
+        Notes, section 1.8, Definition 1.14, equations (31)-(32). Murphy, PML: An
+        Introduction, ch. 2.
+    """
+    theta = _check_theta(theta, low_open=True)
+    return 1.0 / theta, (1.0 - theta) / theta**2
+
+
+def pmf_mean_var(support, probabilities):
+    r"""Mean and variance computed from a pmf table: $\sum_y y\,p(y)$ and $\sum_y (y - \mu)^2 p(y)$.
+
+    Checks a closed form against the pmf it claims to summarise (for an infinite
+    support, pass enough of it that the tail mass is negligible).
+
+    Args:
+        support: 1-D array of the values $y$.
+        probabilities: 1-D array of $p(Y = y)$, same length, non-negative.
+
+    Returns:
+        The pair `(mean, variance)` of floats.
+
+    Raises:
+        ValueError: If the arrays are not 1-D of the same length, or a probability
+            is negative or NaN.
+
+    Examples:
+        The notes' geometric pmf $\theta^{y-1}(1-\theta)$ does not have the mean
+        $1/\theta$ the notes state; the corrected pmf does:
+
+        >>> y = np.arange(1, 400)
+        >>> theta = 0.25
+        >>> [round(m, 6) for m in pmf_mean_var(y, theta ** (y - 1) * (1 - theta))]
+        [1.333333, 0.444444]
+        >>> [round(m, 6) for m in pmf_mean_var(y, geometric_pmf(y, theta))]
+        [4.0, 12.0]
+
+    References:
+        Murphy, PML: An Introduction, section 2.2.5 (moments).
+    """
+    y = np.asarray(support, dtype=float)
+    p = np.asarray(probabilities, dtype=float)
+    if y.ndim != 1 or y.shape != p.shape:
+        raise ValueError(
+            f"support and probabilities must be 1-D of the same length, got shapes {y.shape} and {p.shape}"
+        )
+    if np.isnan(p).any() or (p < 0).any():
+        raise ValueError("probabilities must be non-negative numbers")
+    mean = float(np.sum(y * p))
+    var = float(np.sum((y - mean) ** 2 * p))
+    return mean, var
+
+
+def binomial_poisson_distance(lam, n):
+    r"""Total variation distance between $\mathrm{Bin}(N, \lambda/N)$ and $\mathrm{Poi}(\lambda)$.
+
+    $$d_{TV} = \frac{1}{2}\sum_{y=0}^{\infty}
+        \left|\mathrm{Bin}(y \mid N, \lambda/N) - \mathrm{Poi}(y \mid \lambda)\right|,$$
+
+    the largest difference between the probabilities the two distributions give to
+    any event. It shrinks to 0 as $N$ grows (Le Cam's inequality bounds it by
+    $N\theta^2 = \lambda^2/N$): the Poisson approximates the binomial with many
+    trials and a small success probability.
+
+    Args:
+        lam: The mean $\lambda \ge 0$, shared by both distributions.
+        n: The number of trials $N \ge 1$, with $N \ge \lambda$ so that
+            $\theta = \lambda/N \le 1$.
+
+    Returns:
+        The distance, a float in $[0, 1]$.
+
+    Raises:
+        ValueError: If `lam < 0`, `n < 1` or `lam > n`.
+        TypeError: If `n` is not an int.
+
+    Examples:
+        >>> [round(binomial_poisson_distance(3.0, n), 4) for n in (10, 100, 1000)]
+        [0.0864, 0.0076, 0.0008]
+        >>> binomial_poisson_distance(3.0, 2)
+        Traceback (most recent call last):
+            ...
+        ValueError: lam must not exceed n (theta = lam / n is a probability), got lam=3.0, n=2
+
+    References:
+        Notes, section 1.7. Le Cam, "An approximation theorem for the Poisson binomial
+        distribution", Pacific J. Math. 10 (1960).
+    """
+    n = _check_count(n, "n")
+    if n < 1:
+        raise ValueError(f"n must be at least 1, got {n!r}")
+    if isinstance(lam, bool) or not isinstance(lam, numbers.Real):
+        raise TypeError(f"lam must be a real number, got {lam!r}")
+    if not (lam >= 0 and math.isfinite(lam)):
+        raise ValueError(f"lam must be a non-negative finite number, got {lam!r}")
+    if lam > n:
+        raise ValueError(f"lam must not exceed n (theta = lam / n is a probability), got lam={lam!r}, n={n}")
+    y = np.arange(n + 1)
+    binomial = binomial_pmf(y, n, lam / n)
+    poisson = poisson_pmf(y, lam)
+    poisson_tail = max(0.0, 1.0 - float(poisson.sum()))   # Poi mass on y > N, where Bin is 0
+    return 0.5 * (float(np.abs(binomial - poisson).sum()) + poisson_tail)
