@@ -1,0 +1,650 @@
+r"""Linear algebra of the notes: distances, projection, Gram–Schmidt, diagonalization.
+
+What the notes teach is written out here: the distance formulas (Definitions 2.1–2.4,
+in vector form and in the scalar forms the notes give), the orthogonal projection onto
+a span (Definition 2.7), the Gram–Schmidt process (section 2.2.1) and the check that
+a matrix is diagonalizable (section 2.3.2). What a well-kept library already computes
+is called, not rewritten: the rank is `numpy.linalg.matrix_rank`, a basis of the range
+and of the nullspace are `scipy.linalg.orth` and `scipy.linalg.null_space`,
+eigenvalues and eigenvectors are `numpy.linalg.eig`.
+
+Every function takes array-likes of floats and returns NumPy arrays or Python floats.
+Bad input raises `ValueError` naming the argument and the value received.
+
+References:
+    Notes "MAC5921 - Deep Learning" (2025-11-23), section 2 "Linear Algebra", and
+    "Chapter 2 - Probability: Univariate Models" (2025-07-15), section 2.
+    G. Strang, *Introduction to Linear Algebra*, 5th ed., Wellesley-Cambridge, 2016,
+    sections 4.2 (projections), 4.4 (Gram–Schmidt), 6.1–6.2 (eigenvalues,
+    diagonalization).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+__all__ = [
+    "diagonalize",
+    "distance_line_line",
+    "distance_line_line_scalar",
+    "distance_point_line",
+    "distance_point_line_scalar",
+    "distance_point_plane",
+    "distance_point_plane_scalar",
+    "distance_point_point",
+    "distance_point_point_scalar",
+    "gram_schmidt",
+    "project",
+]
+
+# A column is "dependent" on the previous ones when Gram–Schmidt leaves less than this
+# fraction of its length: the relative size of what numerical round-off leaves of an
+# exactly dependent column is a few machine epsilons times the condition number.
+_DEPENDENCE_RTOL = 1e-10
+
+
+def _vector(x: ArrayLike, name: str) -> np.ndarray:
+    """Return `x` as a 1-D float array, or raise a ValueError naming `name`."""
+    arr = np.asarray(x, dtype=float)
+    if arr.ndim != 1 or arr.size == 0:
+        raise ValueError(f"{name} must be a non-empty 1-D vector, got shape {arr.shape}")
+    if not np.all(np.isfinite(arr)):
+        raise ValueError(f"{name} must be finite, got {arr.tolist()}")
+    return arr
+
+
+def _same_dim(**vectors: np.ndarray) -> int:
+    """Return the common length of `vectors`, or raise a ValueError naming them."""
+    dims = {name: v.shape[0] for name, v in vectors.items()}
+    if len(set(dims.values())) != 1:
+        listing = ", ".join(f"{name} has {d}" for name, d in dims.items())
+        raise ValueError(f"mismatched dimensions: {listing}")
+    return next(iter(dims.values()))
+
+
+def _nonzero(v: np.ndarray, name: str, what: str) -> None:
+    if not np.any(v):
+        raise ValueError(f"{name} must be a non-zero {what}, got {v.tolist()}")
+
+
+# --------------------------------------------------------------------------------------
+# Projection and Gram–Schmidt
+# --------------------------------------------------------------------------------------
+
+
+def _proj(x: np.ndarray, v: np.ndarray) -> np.ndarray:
+    r"""$\operatorname{proj}(\mathbf{x}, \mathbf{v}) = \frac{\mathbf{x}\cdot\mathbf{v}}{\|\mathbf{v}\|_2^2}\mathbf{v}$."""
+    return (x @ v) / (v @ v) * v
+
+
+def gram_schmidt(X: ArrayLike, normalize: bool = True) -> np.ndarray:
+    r"""Orthogonalize the columns of `X` with the Gram–Schmidt process.
+
+    Column $i$ of the result is column $i$ of `X` minus its projections onto the
+    columns already computed,
+
+    $$\mathbf{v}_i = \mathbf{x}_i - \sum_{j<i}
+      \frac{\mathbf{x}_i \cdot \mathbf{v}_j}{\|\mathbf{v}_j\|_2^2}\,\mathbf{v}_j,$$
+
+    then divided by its norm when `normalize` is true. The first $k$ columns of the
+    result span the same subspace as the first $k$ columns of `X`, for every $k$.
+
+    The projections are subtracted one at a time from the running vector ("modified"
+    Gram–Schmidt): the same formula in exact arithmetic, and it keeps the columns
+    orthogonal in floating point where the textbook order loses orthogonality.
+
+    Args:
+        X: Matrix of shape `(m, n)` whose `n` columns are linearly independent vectors
+            of $\mathbb{R}^m$ (so `n <= m`). A 1-D array of shape `(m,)` is one column.
+        normalize: If true (the default) return orthonormal columns; if false,
+            orthogonal columns $\mathbf{v}_i$ as in the notes' equations.
+
+    Returns:
+        Array of shape `(m, n)` (or `(m,)` for a 1-D input) with orthogonal columns,
+        orthonormal when `normalize` is true.
+
+    Raises:
+        ValueError: If `X` is not 1-D or 2-D, is empty, has non-finite entries, or its
+            columns are linearly dependent (a column is, to relative tolerance
+            $10^{-10}$, a combination of the previous ones; this includes a zero column
+            and more columns than rows).
+
+    Examples:
+        >>> import numpy as np
+        >>> X = np.array([[3.0, 2.0], [1.0, 2.0]])
+        >>> gram_schmidt(X, normalize=False)
+        array([[ 3. , -0.4],
+               [ 1. ,  1.2]])
+        >>> Q = gram_schmidt(X)
+        >>> np.allclose(Q.T @ Q, np.eye(2))
+        True
+
+        The first $k$ columns span what the first $k$ columns of `X` span: each column
+        of `X` is a combination of the columns of `Q` up to its own index, with an
+        upper-triangular matrix of coefficients (this is the QR factorization).
+
+        >>> R = Q.T @ X
+        >>> np.allclose(np.tril(R, -1), 0) and np.allclose(Q @ R, X)
+        True
+
+        Dependent columns have no orthogonal basis of the same size:
+
+        >>> gram_schmidt([[1.0, 2.0], [1.0, 2.0]])
+        Traceback (most recent call last):
+        ...
+        ValueError: X has linearly dependent columns: column 1 is a combination of columns 0..0
+
+    References:
+        Notes, section 2.2.1 "The Gram-Schmidt Process for Orthogonalization",
+        equations (45)–(51) (corrected: the projection divides by
+        $\|\mathbf{v}_j\|_2^2$). Strang, *Introduction to Linear Algebra*, 5th ed.,
+        section 4.4.
+    """
+    arr = np.array(X, dtype=float)  # a copy: the columns are overwritten below
+    one_d = arr.ndim == 1
+    if one_d:
+        arr = arr[:, None]
+    if arr.ndim != 2 or arr.size == 0:
+        raise ValueError(f"X must be a non-empty 1-D or 2-D array, got shape {np.shape(X)}")
+    if not np.all(np.isfinite(arr)):
+        raise ValueError(f"X must be finite, got {arr.tolist()}")
+    m, n = arr.shape
+    if n > m:
+        raise ValueError(
+            f"X has linearly dependent columns: {n} columns in R^{m} (shape {arr.shape})"
+        )
+    # Scaling a column scales its v_i and leaves the others unchanged, so work on
+    # columns of largest entry 1 (no overflow or underflow in the dot products).
+    scales = np.abs(arr).max(axis=0)
+    for i in np.flatnonzero(scales == 0)[:1]:
+        which = f"columns 0..{i - 1}" if i else "nothing"
+        raise ValueError(
+            f"X has linearly dependent columns: column {i} is zero, a combination of {which}"
+        )
+    arr /= scales
+    V = np.empty_like(arr)
+    for i in range(n):
+        v = arr[:, i].copy()
+        for j in range(i):
+            v -= _proj(v, V[:, j])
+        if np.linalg.norm(v) <= _DEPENDENCE_RTOL * np.linalg.norm(arr[:, i]):
+            raise ValueError(
+                f"X has linearly dependent columns: column {i} is a combination of "
+                f"columns 0..{i - 1}"
+            )
+        V[:, i] = v
+    if normalize:
+        V /= np.linalg.norm(V, axis=0)
+    else:
+        V *= scales
+    return V[:, 0] if one_d else V
+
+
+def project(y: ArrayLike, A: ArrayLike) -> np.ndarray:
+    r"""Orthogonal projection of `y` onto the span of the columns of `A`.
+
+    The projection is the vector of $\operatorname{span}(\mathbf{A})$ closest to
+    $\mathbf{y}$ (the notes' Definition 2.7),
+
+    $$\operatorname{proj}(\mathbf{y}, \mathbf{A}) =
+      \operatorname*{argmin}_{\mathbf{v} \in \operatorname{span}(\mathbf{A})}
+      \|\mathbf{y} - \mathbf{v}\|_2,$$
+
+    computed as the notes' observation says: find an orthonormal basis
+    $\mathbf{q}_1, \dots, \mathbf{q}_n$ of the span with [`gram_schmidt`][mlnotes.linalg.gram_schmidt],
+    then add up the projections onto each basis vector,
+    $\sum_j (\mathbf{y}\cdot\mathbf{q}_j)\,\mathbf{q}_j$. For a single vector
+    $\mathbf{a}$ this is $\frac{\mathbf{y}\cdot\mathbf{a}}{\|\mathbf{a}\|_2^2}\mathbf{a}$.
+    The residual $\mathbf{y} - \operatorname{proj}(\mathbf{y}, \mathbf{A})$ is
+    orthogonal to every column of $\mathbf{A}$.
+
+    Args:
+        y: Vector of shape `(m,)`, or `(m, k)` to project `k` vectors at once.
+        A: Matrix of shape `(m, n)` with linearly independent columns, or a non-zero
+            vector of shape `(m,)` (projection onto a line).
+
+    Returns:
+        The projection, with the shape of `y`.
+
+    Raises:
+        ValueError: If the first dimensions of `y` and `A` differ, or `A`'s columns
+            are linearly dependent (see [`gram_schmidt`][mlnotes.linalg.gram_schmidt]).
+
+    Examples:
+        Onto a line: $(2, 1)$ onto the horizontal axis.
+
+        >>> project([2.0, 1.0], [3.0, 0.0])
+        array([2., 0.])
+
+        Onto the plane spanned by two columns in $\mathbb{R}^3$: the result is what
+        least squares gives, $\mathbf{A}\hat{\mathbf{x}}$ with
+        $\hat{\mathbf{x}} = \operatorname{argmin}_{\mathbf{x}}\|\mathbf{A}\mathbf{x} - \mathbf{y}\|_2$,
+        and the residual is orthogonal to the plane.
+
+        >>> import numpy as np
+        >>> A = np.array([[1.0, 0.0], [1.0, 1.0], [0.0, 2.0]])
+        >>> y = np.array([1.0, 2.0, 3.0])
+        >>> p = project(y, A)
+        >>> p.round(4)
+        array([0.7778, 2.2222, 2.8889])
+        >>> x_hat, *_ = np.linalg.lstsq(A, y, rcond=None)
+        >>> np.allclose(p, A @ x_hat)
+        True
+        >>> np.allclose(A.T @ (y - p), 0)
+        True
+
+        >>> project([1.0, 2.0], np.eye(3))
+        Traceback (most recent call last):
+        ...
+        ValueError: mismatched dimensions: y has 2 rows, A has 3 rows
+
+    References:
+        Notes, section 2.2, Definition 2.7 "Linear Projection" and the observation
+        after it. Strang, *Introduction to Linear Algebra*, 5th ed., sections 4.2
+        and 4.4.
+    """
+    y_arr = np.asarray(y, dtype=float)
+    A_arr = np.asarray(A, dtype=float)
+    if y_arr.ndim not in (1, 2) or y_arr.size == 0:
+        raise ValueError(f"y must be a non-empty 1-D or 2-D array, got shape {y_arr.shape}")
+    if A_arr.ndim not in (1, 2) or A_arr.size == 0:
+        raise ValueError(f"A must be a non-empty 1-D or 2-D array, got shape {A_arr.shape}")
+    if y_arr.shape[0] != A_arr.shape[0]:
+        raise ValueError(
+            f"mismatched dimensions: y has {y_arr.shape[0]} rows, A has {A_arr.shape[0]} rows"
+        )
+    if not np.all(np.isfinite(y_arr)):
+        raise ValueError(f"y must be finite, got {y_arr.tolist()}")
+    Q = gram_schmidt(A_arr.reshape(A_arr.shape[0], -1).copy())
+    return Q @ (Q.T @ y_arr)
+
+
+# --------------------------------------------------------------------------------------
+# Distances (Definitions 2.1-2.4)
+# --------------------------------------------------------------------------------------
+
+
+def distance_point_point(p: ArrayLike, q: ArrayLike) -> float:
+    r"""Distance between two points of $\mathbb{R}^n$, $\|P - Q\|_2$.
+
+    Args:
+        p: Point $P$, shape `(n,)`.
+        q: Point $Q$, shape `(n,)`.
+
+    Returns:
+        The Euclidean distance, a float.
+
+    Raises:
+        ValueError: If `p` and `q` are not vectors of the same length.
+
+    Examples:
+        >>> distance_point_point([1.0, 2.0], [4.0, 6.0])
+        5.0
+        >>> distance_point_point([0.0, 0.0, 0.0], [1.0, 2.0, 2.0])
+        3.0
+
+    References:
+        Notes, section 2.1, Definition 2.1, equation (33). Strang, *Introduction to
+        Linear Algebra*, 5th ed., section 1.2.
+    """
+    p_arr, q_arr = _vector(p, "p"), _vector(q, "q")
+    _same_dim(p=p_arr, q=q_arr)
+    return float(np.linalg.norm(p_arr - q_arr))
+
+
+def distance_point_point_scalar(x1: float, y1: float, x2: float, y2: float) -> float:
+    r"""Distance between $P = (x_1, y_1)$ and $Q = (x_2, y_2)$ in $\mathbb{R}^2$.
+
+    The scalar form $\sqrt{(x_2 - x_1)^2 + (y_2 - y_1)^2}$.
+
+    Args:
+        x1: First coordinate of $P$.
+        y1: Second coordinate of $P$.
+        x2: First coordinate of $Q$.
+        y2: Second coordinate of $Q$.
+
+    Returns:
+        The distance, a float; equal to
+        [`distance_point_point`][mlnotes.linalg.distance_point_point].
+
+    Examples:
+        >>> distance_point_point_scalar(1.0, 2.0, 4.0, 6.0)
+        5.0
+
+    References:
+        Notes, section 2.1, Definition 2.1, equation (34).
+    """
+    return math.sqrt((x2 - x1) ** 2 + (y2 - y1) ** 2)
+
+
+def distance_point_plane(p: ArrayLike, q: ArrayLike, normal: ArrayLike) -> float:
+    r"""Distance from a point to a hyperplane, $|\vec{PQ}\cdot\vec{n}| / \|\vec{n}\|_2$.
+
+    The hyperplane $\Sigma$ passes through $Q$ with normal vector $\vec{n}$; in
+    $\mathbb{R}^3$ it is a plane, in $\mathbb{R}^2$ a line. The distance is the length
+    of the projection of $\vec{PQ} = Q - P$ onto the normal.
+
+    Args:
+        p: Point $P$, shape `(n,)`.
+        q: Any point $Q$ of the hyperplane, shape `(n,)`.
+        normal: Normal vector $\vec{n}$ of the hyperplane, shape `(n,)`, non-zero.
+
+    Returns:
+        The distance, a float.
+
+    Raises:
+        ValueError: If the three vectors have different lengths or `normal` is zero.
+
+    Examples:
+        The plane $x + 2y + 2z - 6 = 0$ passes through $Q = (6, 0, 0)$ with normal
+        $(1, 2, 2)$; the origin is at distance $6/3 = 2$:
+
+        >>> distance_point_plane([0.0, 0.0, 0.0], [6.0, 0.0, 0.0], [1.0, 2.0, 2.0])
+        2.0
+        >>> distance_point_plane_scalar(0.0, 0.0, 0.0, 1.0, 2.0, 2.0, -6.0)
+        2.0
+
+    References:
+        Notes, section 2.1, Definition 2.2, equation (35). Strang, *Introduction to
+        Linear Algebra*, 5th ed., section 4.2.
+    """
+    p_arr, q_arr, n_arr = _vector(p, "p"), _vector(q, "q"), _vector(normal, "normal")
+    _same_dim(p=p_arr, q=q_arr, normal=n_arr)
+    _nonzero(n_arr, "normal", "vector")
+    return float(abs((q_arr - p_arr) @ n_arr) / np.linalg.norm(n_arr))
+
+
+def distance_point_plane_scalar(
+    x0: float, y0: float, z0: float, a: float, b: float, c: float, d: float
+) -> float:
+    r"""Distance from $P = (x_0, y_0, z_0)$ to the plane $ax + by + cz + d = 0$.
+
+    The scalar form $\dfrac{|a x_0 + b y_0 + c z_0 + d|}{\sqrt{a^2 + b^2 + c^2}}$.
+
+    Args:
+        x0: First coordinate of $P$.
+        y0: Second coordinate of $P$.
+        z0: Third coordinate of $P$.
+        a: Coefficient of $x$ in the plane's equation.
+        b: Coefficient of $y$.
+        c: Coefficient of $z$.
+        d: Constant term.
+
+    Returns:
+        The distance, a float.
+
+    Raises:
+        ValueError: If $a = b = c = 0$ (the equation is not a plane).
+
+    Examples:
+        >>> distance_point_plane_scalar(1.0, 1.0, 1.0, 0.0, 0.0, 1.0, 0.0)
+        1.0
+
+    References:
+        Notes, section 2.1, Definition 2.2, equation (36).
+    """
+    norm = math.sqrt(a * a + b * b + c * c)
+    if norm == 0:
+        raise ValueError(f"(a, b, c) must not all be zero, got {(a, b, c)}")
+    return abs(a * x0 + b * y0 + c * z0 + d) / norm
+
+
+def distance_point_line(p: ArrayLike, q: ArrayLike, u: ArrayLike) -> float:
+    r"""Distance from a point $P$ to the line $L: \vec{r}(t) = Q + t\vec{u}$ in $\mathbb{R}^n$.
+
+    The distance is the length of the part of $\vec{PQ} = Q - P$ orthogonal to the
+    line, $\|\vec{PQ} - \operatorname{proj}(\vec{PQ}, \vec{u})\|_2$, which in
+    $\mathbb{R}^3$ equals the notes' $\|\vec{PQ} \times \vec{u}\|_2 / \|\vec{u}\|_2$
+    (the cross product exists only in $\mathbb{R}^3$; this form works in any dimension).
+
+    Args:
+        p: Point $P$, shape `(n,)`.
+        q: Point $Q$ on the line, shape `(n,)`.
+        u: Direction $\vec{u}$ of the line, shape `(n,)`, non-zero.
+
+    Returns:
+        The distance, a float.
+
+    Raises:
+        ValueError: If the vectors have different lengths or `u` is zero.
+
+    Examples:
+        >>> import numpy as np
+        >>> p, q, u = np.array([1.0, 2.0, 3.0]), np.array([0.0, 0.0, 0.0]), np.array([1.0, 0.0, 0.0])
+        >>> round(distance_point_line(p, q, u), 6)
+        3.605551
+        >>> round(float(np.linalg.norm(np.cross(q - p, u)) / np.linalg.norm(u)), 6)
+        3.605551
+
+        In $\mathbb{R}^2$, the line $x - y + 1 = 0$ passes through $(0, 1)$ with
+        direction $(1, 1)$:
+
+        >>> round(distance_point_line([1.0, 0.0], [0.0, 1.0], [1.0, 1.0]), 6)
+        1.414214
+        >>> round(distance_point_line_scalar(1.0, 0.0, 1.0, -1.0, 1.0), 6)
+        1.414214
+
+    References:
+        Notes, section 2.1, Definition 2.3, equations (37) and (38). Strang,
+        *Introduction to Linear Algebra*, 5th ed., section 4.2.
+    """
+    p_arr, q_arr, u_arr = _vector(p, "p"), _vector(q, "q"), _vector(u, "u")
+    _same_dim(p=p_arr, q=q_arr, u=u_arr)
+    _nonzero(u_arr, "u", "direction vector")
+    pq = q_arr - p_arr
+    return float(np.linalg.norm(pq - _proj(pq, u_arr)))
+
+
+def distance_point_line_scalar(x0: float, y0: float, a: float, b: float, c: float) -> float:
+    r"""Distance from $P = (x_0, y_0)$ to the line $ax + by + c = 0$ in $\mathbb{R}^2$.
+
+    The scalar form $\dfrac{|a x_0 + b y_0 + c|}{\sqrt{a^2 + b^2}}$.
+
+    Args:
+        x0: First coordinate of $P$.
+        y0: Second coordinate of $P$.
+        a: Coefficient of $x$ in the line's equation.
+        b: Coefficient of $y$.
+        c: Constant term.
+
+    Returns:
+        The distance, a float.
+
+    Raises:
+        ValueError: If $a = b = 0$ (the equation is not a line).
+
+    Examples:
+        >>> distance_point_line_scalar(3.0, 4.0, 0.0, 1.0, 0.0)
+        4.0
+
+    References:
+        Notes, section 2.1, Definition 2.3, equation (38).
+    """
+    norm = math.hypot(a, b)
+    if norm == 0:
+        raise ValueError(f"(a, b) must not both be zero, got {(a, b)}")
+    return abs(a * x0 + b * y0 + c) / norm
+
+
+def distance_line_line(p: ArrayLike, u: ArrayLike, q: ArrayLike, v: ArrayLike) -> float:
+    r"""Distance between the non-parallel lines $P + t\vec{u}$ and $Q + s\vec{v}$.
+
+    The distance is the length of the part of $\vec{PQ} = Q - P$ orthogonal to both
+    lines, i.e. to the plane spanned by $\vec{u}$ and $\vec{v}$:
+    $\|\vec{PQ} - \operatorname{proj}(\vec{PQ}, [\vec{u}\ \vec{v}])\|_2$. In
+    $\mathbb{R}^3$ this is the notes' formula
+    $|\vec{PQ}\cdot(\vec{u}\times\vec{v})| / \|\vec{u}\times\vec{v}\|_2$; lines that
+    intersect are at distance 0.
+
+    Args:
+        p: Point $P$ on the first line, shape `(n,)`.
+        u: Direction $\vec{u}$ of the first line, shape `(n,)`.
+        q: Point $Q$ on the second line, shape `(n,)`.
+        v: Direction $\vec{v}$ of the second line, shape `(n,)`.
+
+    Returns:
+        The distance, a float.
+
+    Raises:
+        ValueError: If the vectors have different lengths, a direction is zero, or the
+            lines are parallel ($\vec{u}\times\vec{v} = \vec{0}$, where the formula
+            divides by zero; the distance between parallel lines is
+            `distance_point_line(p, q, v)`).
+
+    Examples:
+        Two skew lines in $\mathbb{R}^3$, one along the $x$ axis, one parallel to the
+        $y$ axis at height 2:
+
+        >>> import numpy as np
+        >>> p, u = np.array([0.0, 0.0, 0.0]), np.array([1.0, 0.0, 0.0])
+        >>> q, v = np.array([0.0, 5.0, 2.0]), np.array([0.0, 1.0, 0.0])
+        >>> distance_line_line(p, u, q, v)
+        2.0
+        >>> n = np.cross(u, v)
+        >>> float(abs((q - p) @ n) / np.linalg.norm(n))
+        2.0
+
+        >>> distance_line_line(p, u, q, 3 * u)
+        Traceback (most recent call last):
+        ...
+        ValueError: the lines are parallel (u = [1.0, 0.0, 0.0], v = [3.0, 0.0, 0.0]): u x v = 0, use distance_point_line(p, q, v)
+
+    References:
+        Notes, section 2.1, Definition 2.4, equation (39). Strang, *Introduction to
+        Linear Algebra*, 5th ed., section 4.3 (least squares).
+    """
+    p_arr, u_arr = _vector(p, "p"), _vector(u, "u")
+    q_arr, v_arr = _vector(q, "q"), _vector(v, "v")
+    _same_dim(p=p_arr, u=u_arr, q=q_arr, v=v_arr)
+    _nonzero(u_arr, "u", "direction vector")
+    _nonzero(v_arr, "v", "direction vector")
+    try:
+        basis = gram_schmidt(np.column_stack([u_arr, v_arr]))
+    except ValueError:
+        raise ValueError(
+            f"the lines are parallel (u = {u_arr.tolist()}, v = {v_arr.tolist()}): "
+            "u x v = 0, use distance_point_line(p, q, v)"
+        ) from None
+    pq = q_arr - p_arr
+    return float(np.linalg.norm(pq - basis @ (basis.T @ pq)))
+
+
+def distance_line_line_scalar(
+    a1: float, b1: float, c1: float, a2: float, b2: float, c2: float
+) -> float:
+    r"""Distance between the parallel lines $a_1x + b_1y + c_1 = 0$ and $a_2x + b_2y + c_2 = 0$.
+
+    Rescale the second equation by $k$ so that its normal equals the first one,
+    $k(a_2, b_2) = (a_1, b_1)$; then the distance is
+    $\dfrac{|c_1 - k c_2|}{\sqrt{a_1^2 + b_1^2}}$ with
+    $k = \dfrac{a_1 a_2 + b_1 b_2}{a_2^2 + b_2^2}$. The factor $k$ is negative when the
+    two normals point in opposite directions; the notes' equation (40) uses
+    $k = \sqrt{a_1^2 + b_1^2} / \sqrt{a_2^2 + b_2^2}$, which is always positive and
+    wrong in that case.
+
+    Args:
+        a1: Coefficient of $x$ in the first line's equation.
+        b1: Coefficient of $y$ in the first line's equation.
+        c1: Constant term of the first line's equation.
+        a2: Coefficient of $x$ in the second line's equation.
+        b2: Coefficient of $y$ in the second line's equation.
+        c2: Constant term of the second line's equation.
+
+    Returns:
+        The distance, a float.
+
+    Raises:
+        ValueError: If a normal $(a_i, b_i)$ is zero, or the lines are not parallel
+            (non-parallel lines of the plane intersect: their distance is 0, and this
+            formula does not apply).
+
+    Examples:
+        The lines $x = 1$ and $x = 3$, the second written as $-x + 3 = 0$:
+
+        >>> distance_line_line_scalar(1.0, 0.0, -1.0, -1.0, 0.0, 3.0)
+        2.0
+
+    References:
+        Notes, section 2.1, Definition 2.4, equations (40) and (41) (corrected).
+    """
+    n1, n2 = math.hypot(a1, b1), math.hypot(a2, b2)
+    if n1 == 0:
+        raise ValueError(f"(a1, b1) must not both be zero, got {(a1, b1)}")
+    if n2 == 0:
+        raise ValueError(f"(a2, b2) must not both be zero, got {(a2, b2)}")
+    if abs(a1 * b2 - a2 * b1) > 1e-12 * n1 * n2:
+        raise ValueError(
+            f"the lines are not parallel: (a1, b1) = {(a1, b1)}, (a2, b2) = {(a2, b2)}"
+        )
+    k = (a1 * a2 + b1 * b2) / (n2 * n2)
+    return abs(c1 - k * c2) / n1
+
+
+# --------------------------------------------------------------------------------------
+# Diagonalization (section 2.3.2)
+# --------------------------------------------------------------------------------------
+
+
+def diagonalize(A: ArrayLike, cond_max: float = 1e10) -> tuple[np.ndarray, np.ndarray]:
+    r"""Eigenvalues $\Lambda$ and eigenvectors $\mathbf{U}$ with $\mathbf{A} = \mathbf{U}\Lambda\mathbf{U}^{-1}$.
+
+    `numpy.linalg.eig` returns $\mathbf{A}\mathbf{U} = \mathbf{U}\Lambda$ for every
+    square matrix, but when $\mathbf{A}$ has fewer than $n$ independent eigenvectors
+    (it is *defective*) the returned $\mathbf{U}$ is singular, or nearly so, and
+    $\mathbf{U}\Lambda\mathbf{U}^{-1}$ is not $\mathbf{A}$. This function checks that
+    $\mathbf{U}$ is invertible (its condition number is below `cond_max`) and raises
+    otherwise.
+
+    Eigenvalues and eigenvectors are complex in general (a rotation of the plane has
+    none that are real); they are returned as real arrays when all imaginary parts are
+    zero.
+
+    Args:
+        A: Square matrix, shape `(n, n)`.
+        cond_max: Largest condition number of $\mathbf{U}$ accepted as invertible.
+
+    Returns:
+        `(eigenvalues, U)`: eigenvalues of shape `(n,)` and the matrix `(n, n)` whose
+        column `i` is a unit eigenvector for `eigenvalues[i]`.
+
+    Raises:
+        ValueError: If `A` is not square or not finite, or is not diagonalizable
+            (its eigenvectors are linearly dependent).
+
+    Examples:
+        >>> import numpy as np
+        >>> A = np.array([[2.0, 1.0], [1.0, 2.0]])
+        >>> lam, U = diagonalize(A)
+        >>> np.sort(lam)
+        array([1., 3.])
+        >>> np.allclose(U @ np.diag(lam) @ np.linalg.inv(U), A)
+        True
+
+        A shear has the double eigenvalue 1 and a single eigenvector direction:
+
+        >>> diagonalize([[1.0, 1.0], [0.0, 1.0]])
+        Traceback (most recent call last):
+        ...
+        ValueError: A is not diagonalizable: its eigenvectors are linearly dependent, A = [[1.0, 1.0], [0.0, 1.0]]
+
+    References:
+        Notes, section 2.3.2 "Matrix Diagonalization". Strang, *Introduction to
+        Linear Algebra*, 5th ed., section 6.2.
+    """
+    arr = np.asarray(A, dtype=float)
+    if arr.ndim != 2 or arr.shape[0] != arr.shape[1] or arr.size == 0:
+        raise ValueError(f"A must be a non-empty square matrix, got shape {arr.shape}")
+    if not np.all(np.isfinite(arr)):
+        raise ValueError(f"A must be finite, got {arr.tolist()}")
+    lam, U = np.linalg.eig(arr)
+    cond = np.linalg.cond(U)
+    if not np.isfinite(cond) or cond > cond_max:
+        raise ValueError(
+            f"A is not diagonalizable: its eigenvectors are linearly dependent, A = {arr.tolist()}"
+        )
+    if np.iscomplexobj(lam) and np.all(lam.imag == 0) and np.all(U.imag == 0):
+        lam, U = lam.real, U.real
+    return lam, U
