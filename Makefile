@@ -9,6 +9,7 @@ PY_STAMP := $(VENV)/.installed-stamp
 JS_STAMP := node_modules/.installed-stamp
 # torch 2.13.0 is a local CPU wheel on these machines; an unpinned torch pulls GBs of CUDA.
 TORCH  := torch==2.13.0
+export NO_MKDOCS_2_WARNING := 1
 
 .PHONY: deps serve site figures test bench clean
 

@@ -25,6 +25,7 @@ Examples:
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 import torch
 from torch import Tensor, nn
@@ -325,7 +326,7 @@ def pairwise_distances(embeddings: Tensor, *, chunk_size: int = 1024) -> Tensor:
     return out
 
 
-def distance_at_offset(k, embed_dim: int, base: float = 10000.0) -> Tensor:
+def distance_at_offset(k: float | Tensor, embed_dim: int, base: float = 10000.0) -> Tensor:
     r"""$\|SE(t + k) - SE(t)\|_2$ in closed form; it does not depend on $t$.
 
     Each frequency contributes $(\sin\omega_i(t+k) - \sin\omega_i t)^2 +
@@ -367,7 +368,7 @@ def distance_at_offset(k, embed_dim: int, base: float = 10000.0) -> Tensor:
 
 
 def rounding_error(
-    positions,
+    positions: Tensor | Sequence[int],
     embed_dim: int,
     base: float = 10000.0,
     dtype: torch.dtype = torch.float32,

@@ -24,7 +24,7 @@ Examples:
 
 from __future__ import annotations
 
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from typing import Iterator
 
 import matplotlib as mpl
@@ -33,8 +33,6 @@ from cycler import cycler
 
 __all__ = ["PALETTE", "THEMES", "TEXT", "style"]
 
-#: Okabe–Ito colours (blue, vermillion, bluish green, orange, reddish purple, sky blue,
-#: yellow), readable on white and on Material's slate background (#1e2129).
 PALETTE: tuple[str, ...] = (
     "#0072B2",
     "#D55E00",
@@ -44,12 +42,14 @@ PALETTE: tuple[str, ...] = (
     "#56B4E9",
     "#F0E442",
 )
+"""Okabe–Ito colours (blue, vermillion, bluish green, orange, reddish purple, sky blue,
+yellow): colour-blind safe, readable on white and on Material's slate background."""
 
-#: Text and axis colour per theme (Material's default and slate foregrounds).
 TEXT: dict[str, str] = {"light": "#1f2328", "dark": "#e2e4e9"}
+"""Text and axis colour per theme (Material's default and slate foregrounds)."""
 
-#: The two themes the builder draws.
 THEMES: tuple[str, ...] = ("light", "dark")
+"""The two themes the figure builder draws, in this order."""
 
 # The dark variant brightens the blue that leads the cycle: #0072B2 is too dark on slate.
 _DARK_CYCLE = ("#56B4E9",) + PALETTE[1:5] + ("#0072B2",) + PALETTE[6:]
@@ -98,15 +98,15 @@ def _rc(theme: str) -> dict:
     }
 
 
-def style(theme: str = "light"):
+def style(theme: str = "light") -> AbstractContextManager[None]:
     """Return a context manager that draws figures in the site's `theme`.
 
     Args:
         theme: `"light"` (Material's default scheme) or `"dark"` (its slate scheme).
 
     Returns:
-        A context manager; figures created inside it use the theme's colours,
-        a transparent background and deterministic SVG output.
+        A context manager: figures created inside it use the theme's colours, a
+            transparent background and deterministic SVG output.
 
     Raises:
         ValueError: if `theme` is neither `"light"` nor `"dark"`.

@@ -18,7 +18,6 @@ if (!(window.MathJax && window.MathJax.version)) {
       ignoreHtmlClass: ".*|",
       processHtmlClass: "arithmatex|jp-RenderedMarkdown|jp-MarkdownOutput",
     },
-    chtml: { displayOverflow: "linebreak" },
     startup: {
       // the first page: typeset, then tell the browser tests that math is done
       pageReady: () =>
@@ -32,12 +31,13 @@ if (!(window.MathJax && window.MathJax.version)) {
 // Material's instant navigation swaps the page without reloading the scripts:
 // typeset the new content, and reset equation numbers and labels per page so that
 // numbering restarts on each page and labels are never "multiply defined".
+// (Material's docs also call MathJax.startup.output.clearCache() here; with CHTML
+// output that drops the glyph styles of math already typeset, and it renders blank.)
 if (!window.mlnotesMathJaxSubscribed && window.document$) {
   window.mlnotesMathJaxSubscribed = true;
   document$.subscribe(() => {
     if (!(window.MathJax && MathJax.startup && MathJax.startup.promise)) return;
     MathJax.startup.promise.then(() => {
-      MathJax.startup.output.clearCache();
       MathJax.typesetClear();
       MathJax.texReset();
       return MathJax.typesetPromise();

@@ -1,0 +1,243 @@
+"""Build the site's figures: one script in scripts/figures/ per figure, light and dark SVG.
+
+    python scripts/build_figures.py [--force] [--jobs N] [NAME ...]
+
+Each script `scripts/figures/<name>.py` defines `make_figure()`, which returns a
+matplotlib Figure. The builder calls it under `mlnotes.plotting.style("light")` and
+`style("dark")` and writes `docs/figures/<name>.svg` and `docs/figures/<name>-dark.svg`.
+
+A figure is rebuilt only when its cache key changes. The key hashes the script, the
+`mlnotes` modules it imports (followed transitively through `mlnotes`' own imports),
+`mlnotes/plotting.py` (the styles), this builder, and the versions of Python and the
+libraries that draw. So editing a Markdown page rebuilds nothing, and editing
+`mlnotes/linalg.py` rebuilds only the figures whose scripts import it.
+
+Figures are built in parallel (one process per core), with one progress line each.
+A script that raises fails the build with its name and traceback, and its old output
+is deleted, never left in place; outputs of scripts that no longer exist are deleted
+too. A JSON report of the last run is written to `.cache/figures/last-run.json`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import hashlib
+import importlib.util
+import json
+import os
+import platform
+import sys
+import time
+import traceback
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from importlib import metadata
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+SCRIPTS = ROOT / "scripts" / "figures"
+PACKAGE = ROOT / "mlnotes"
+OUT = ROOT / "docs" / "figures"
+CACHE = Path(os.environ.get("MLNOTES_FIGURE_CACHE", ROOT / ".cache" / "figures"))
+THEMES = {"light": "", "dark": "-dark"}  # theme -> file-name suffix
+LIBRARIES = ("matplotlib", "numpy", "scipy", "torch")
+# Bump when the way figures are written changes (file names, savefig options).
+BUILDER_VERSION = "1"
+
+
+def discover() -> dict[str, Path]:
+    """Map each figure name to its script (private `_*.py` helpers excluded)."""
+    return {p.stem: p for p in sorted(SCRIPTS.glob("*.py")) if not p.name.startswith("_")}
+
+
+def outputs(name: str) -> list[Path]:
+    return [OUT / f"{name}{suffix}.svg" for suffix in THEMES.values()]
+
+
+def _mlnotes_imports(path: Path) -> set[str]:
+    """The `mlnotes` modules (as file stems) that the file at `path` imports."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    in_package = path.parent == PACKAGE
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                parts = alias.name.split(".")
+                if parts[0] == "mlnotes":
+                    found.add(parts[1] if len(parts) > 1 else "__init__")
+        elif isinstance(node, ast.ImportFrom):
+            if node.level == 0 and node.module and node.module.split(".")[0] == "mlnotes":
+                parts = node.module.split(".")
+            elif node.level == 1 and in_package:  # from . import x / from .x import y
+                parts = ["mlnotes"] + (node.module.split(".") if node.module else [])
+            else:
+                continue
+            if len(parts) > 1:
+                found.add(parts[1])
+            else:  # from mlnotes import embeddings, ...
+                for alias in node.names:
+                    is_module = (PACKAGE / f"{alias.name}.py").exists()
+                    found.add(alias.name if is_module else "__init__")
+    return {m for m in found if (PACKAGE / f"{m}.py").exists()}
+
+
+def dependencies(script: Path) -> list[Path]:
+    """The `mlnotes` source files a script depends on, transitively, sorted.
+
+    `mlnotes/__init__.py` (imported with any submodule) and `mlnotes/plotting.py`
+    (the styles every figure is drawn with) are always included.
+    """
+    seen = {"__init__", "plotting"}
+    todo = list(_mlnotes_imports(script) | seen)
+    while todo:
+        module = todo.pop()
+        seen.add(module)
+        todo.extend(_mlnotes_imports(PACKAGE / f"{module}.py") - seen)
+    return sorted(PACKAGE / f"{m}.py" for m in seen)
+
+
+def _versions() -> str:
+    versions = [f"python={platform.python_version()}"]
+    for lib in LIBRARIES:
+        try:
+            versions.append(f"{lib}={metadata.version(lib)}")
+        except metadata.PackageNotFoundError:
+            versions.append(f"{lib}=missing")
+    return ";".join(versions)
+
+
+def cache_key(script: Path, versions: str | None = None) -> str:
+    """SHA-256 over everything that can change the figure's bytes."""
+    h = hashlib.sha256()
+    h.update(f"builder={BUILDER_VERSION}\n{versions or _versions()}\n".encode())
+    for path in [Path(__file__).resolve(), script, *dependencies(script)]:
+        h.update(f"\n--- {path.relative_to(ROOT).as_posix()}\n".encode())
+        h.update(path.read_bytes())
+    return h.hexdigest()
+
+
+def _stamp(name: str) -> Path:
+    return CACHE / f"{name}.key"
+
+
+def is_fresh(name: str, key: str) -> bool:
+    stamp = _stamp(name)
+    return (
+        stamp.exists()
+        and stamp.read_text(encoding="utf-8") == key
+        and all(p.exists() for p in outputs(name))
+    )
+
+
+def _remove_outputs(name: str) -> None:
+    for path in [*outputs(name), _stamp(name)]:
+        path.unlink(missing_ok=True)
+
+
+def render(name: str, script: str) -> tuple[str, float, str | None]:
+    """Worker: draw one figure in both themes. Returns (name, seconds, error or None)."""
+    start = time.perf_counter()
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+
+        from mlnotes.plotting import style
+
+        spec = importlib.util.spec_from_file_location(f"_figure_{name}", script)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        make_figure = getattr(module, "make_figure", None)
+        if not callable(make_figure):
+            raise TypeError(f"{script} defines no make_figure() function")
+        for theme, suffix in THEMES.items():
+            with style(theme):
+                fig = make_figure()
+                target = OUT / f"{name}{suffix}.svg"
+                tmp = target.with_suffix(".svg.tmp")
+                fig.savefig(tmp, format="svg", metadata={"Date": None})
+                plt.close(fig)
+            os.replace(tmp, target)
+        return name, time.perf_counter() - start, None
+    except Exception:
+        return name, time.perf_counter() - start, traceback.format_exc()
+
+
+def build(names: list[str] | None = None, force: bool = False, jobs: int | None = None) -> int:
+    """Build the figures; print one line per figure. Returns the number of failures."""
+    scripts = discover()
+    unknown = sorted(set(names or []) - set(scripts))
+    if unknown:
+        raise SystemExit(
+            f"build_figures: no figure script named {', '.join(unknown)} in "
+            f"{SCRIPTS.relative_to(ROOT)}/ (known: {', '.join(scripts) or 'none'})"
+        )
+    OUT.mkdir(parents=True, exist_ok=True)
+    CACHE.mkdir(parents=True, exist_ok=True)
+    # never leave a figure whose script is gone
+    expected = {p.name for name in scripts for p in outputs(name)}
+    for stale in OUT.glob("*.svg"):
+        if stale.name not in expected:
+            stale.unlink()
+            print(f"[figures] {stale.stem}: removed (no script)", flush=True)
+
+    t0 = time.perf_counter()
+    versions = _versions()
+    selected = names or list(scripts)
+    keys = {name: cache_key(scripts[name], versions) for name in selected}
+    todo = [n for n in selected if force or not is_fresh(n, keys[n])]
+    for name in selected:
+        if name not in todo:
+            print(f"[figures] {name}: up to date", flush=True)
+
+    report = {"built": [], "fresh": [n for n in selected if n not in todo], "failed": {}}
+    workers = max(1, min(jobs or os.cpu_count() or 1, len(todo)))
+    if todo:
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            futures = [pool.submit(render, n, str(scripts[n])) for n in todo]
+            for future in as_completed(futures):
+                name, seconds, error = future.result()
+                if error is None:
+                    _stamp(name).write_text(keys[name], encoding="utf-8")
+                    report["built"].append(name)
+                    print(f"[figures] {name}: built in {seconds:.2f} s", flush=True)
+                else:
+                    _remove_outputs(name)
+                    report["failed"][name] = error
+                    print(
+                        f"[figures] {name}: FAILED after {seconds:.2f} s "
+                        f"(scripts/figures/{name}.py)\n{error}",
+                        file=sys.stderr,
+                        flush=True,
+                    )
+    elapsed = time.perf_counter() - t0
+    report["seconds"] = round(elapsed, 3)
+    (CACHE / "last-run.json").write_text(json.dumps(report, indent=1), encoding="utf-8")
+    print(
+        f"[figures] {len(report['built'])} built, {len(report['fresh'])} up to date, "
+        f"{len(report['failed'])} failed, {elapsed:.2f} s",
+        flush=True,
+    )
+    if report["failed"]:
+        print(
+            "[figures] failing scripts: "
+            + ", ".join(f"scripts/figures/{n}.py" for n in sorted(report["failed"])),
+            file=sys.stderr,
+            flush=True,
+        )
+    return len(report["failed"])
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("names", nargs="*", help="figure names (script stems); default: all")
+    parser.add_argument("--force", action="store_true", help="rebuild even if up to date")
+    parser.add_argument("--jobs", type=int, default=None, help="worker processes (default: cores)")
+    args = parser.parse_args(argv)
+    return 1 if build(args.names or None, force=args.force, jobs=args.jobs) else 0
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, str(ROOT))
+    raise SystemExit(main())

@@ -1,0 +1,127 @@
+"""MkDocs hooks (mkdocs.yml: `hooks:`): figures, self-hosted MathJax, notebook downloads.
+
+- on_config: key mkdocs-jupyter's execution cache on the `mlnotes` sources too, so a
+  notebook is re-executed when the library it calls changes (its own key covers only
+  the notebook file and the plugin options).
+- on_pre_build: run `scripts/build_figures.py` (a no-op for figures that are up to
+  date); a failing figure script fails the build and names itself. `mkdocs serve`
+  watches `mlnotes/` and `scripts/` (mkdocs.yml: `watch:`), so an edit there rebuilds.
+- on_files: serve MathJax 3 from `node_modules/` as `javascripts/mathjax/` (no CDN),
+  and add `notebooks/<name>.ipynb`, converted from each jupytext notebook, for download.
+- on_post_page: a download button on each notebook page.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import subprocess
+import sys
+from pathlib import Path
+
+from mkdocs.exceptions import PluginError
+from mkdocs.structure.files import File, Files, InclusionLevel
+
+log = logging.getLogger("mkdocs.hooks.mlnotes")
+
+ROOT = Path(__file__).resolve().parent.parent
+MATHJAX = ROOT / "node_modules" / "mathjax" / "es5"
+# tex-chtml.js plus what it loads on demand: TeX extensions (autoload), the CHTML fonts,
+# the menu and its accessibility extensions.
+MATHJAX_PARTS = ("tex-chtml.js", "input/tex/extensions", "output/chtml", "ui", "a11y", "sre", "adaptors")
+NOTEBOOKS = "notebooks/"
+
+DOWNLOAD_ICON = (
+    '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24" aria-hidden="true">'
+    '<path d="M5 20h14v-2H5v2zm7-18-1.4 1.4L15.2 8H13v8h-2V8H8.8l4.6-4.6L12 2zm-1 0h2v12l4-4 '
+    '1.4 1.4L12 17.8 5.6 11.4 7 10l4 4V2z"/></svg>'
+)
+
+
+def _tree_digest(folder: Path) -> str:
+    h = hashlib.sha256()
+    for path in sorted(folder.rglob("*.py")):
+        h.update(path.relative_to(folder).as_posix().encode())
+        h.update(path.read_bytes())
+    return h.hexdigest()[:16]
+
+
+def on_config(config, **kwargs):
+    jupyter = config.plugins.get("mkdocs-jupyter")
+    if jupyter is not None and jupyter.config.get("cache"):
+        base = Path(jupyter.config["cache_dir"])
+        if not base.is_absolute():
+            base = ROOT / base
+        jupyter.config["cache_dir"] = str(base / f"mlnotes-{_tree_digest(ROOT / 'mlnotes')}")
+    return config
+
+
+def on_pre_build(config, **kwargs):
+    builder = ROOT / "scripts" / "build_figures.py"
+    result = subprocess.run([sys.executable, str(builder)], cwd=ROOT)
+    if result.returncode:
+        raise PluginError(
+            "figure build failed: see the traceback above "
+            "(the failing script is named on the line '[figures] failing scripts: ...')"
+        )
+
+
+def _mathjax_files(config) -> list[File]:
+    if not (MATHJAX / "tex-chtml.js").exists():
+        raise PluginError(
+            f"MathJax is not installed ({MATHJAX.relative_to(ROOT)}/tex-chtml.js is missing): "
+            "run `npm ci` (or any make target, which runs it)"
+        )
+    files = []
+    for part in MATHJAX_PARTS:
+        src = MATHJAX / part
+        paths = [src] if src.is_file() else sorted(p for p in src.rglob("*") if p.is_file())
+        for path in paths:
+            rel = path.relative_to(MATHJAX).as_posix()
+            files.append(
+                File.generated(
+                    config,
+                    f"javascripts/mathjax/{rel}",
+                    abs_src_path=str(path),
+                    inclusion=InclusionLevel.NOT_IN_NAV,
+                )
+            )
+    return files
+
+
+def _notebook_downloads(files: Files, config) -> list[File]:
+    import jupytext
+    import nbformat
+
+    downloads = []
+    for f in files.documentation_pages():
+        if f.src_uri.startswith(NOTEBOOKS) and f.src_uri.endswith(".py"):
+            notebook = jupytext.read(f.abs_src_path)
+            notebook.metadata.pop("jupytext", None)
+            notebook.metadata.setdefault(
+                "kernelspec", {"name": "python3", "display_name": "Python 3", "language": "python"}
+            )
+            content = nbformat.writes(notebook, version=4)
+            downloads.append(File.generated(config, f.src_uri[:-3] + ".ipynb", content=content))
+    return downloads
+
+
+def on_files(files: Files, config, **kwargs):
+    for f in _mathjax_files(config) + _notebook_downloads(files, config):
+        files.append(f)
+    return files
+
+
+def on_post_page(output: str, page, config, **kwargs):
+    uri = page.file.src_uri
+    if not (uri.startswith(NOTEBOOKS) and uri.endswith(".py")):
+        return output
+    name = uri[len(NOTEBOOKS) : -3]
+    button = (
+        f'<a href="../{name}.ipynb" download title="Download the notebook (.ipynb)" '
+        f'class="md-content__button md-icon mlnotes-download">{DOWNLOAD_ICON}</a>'
+    )
+    marker = '<article class="md-content__inner md-typeset">'
+    if marker not in output:
+        raise PluginError(f"{uri}: no '{marker}' to put the notebook download button in")
+    return output.replace(marker, marker + button, 1)
