@@ -1,0 +1,41 @@
+r"""Monty Hall: the win rate of switching and of staying as games accumulate.
+
+The running fraction of games won over the first $n$ games, for a contestant who
+always switches and one who always stays, both playing the same seeded games
+(`mlnotes.probability.monty_hall_wins`). The rates settle at the exact posteriors
+$2/3$ and $1/3$ computed by Bayes' rule (`monty_hall_posterior`), drawn as dashed
+lines; the shaded band is $\pm 2$ standard errors, $2\sqrt{p(1-p)/n}$, around them.
+"""
+import matplotlib.pyplot as plt
+import numpy as np
+
+from mlnotes.probability import monty_hall_posterior, monty_hall_wins
+
+N_GAMES = 100_000
+
+
+def make_figure():
+    n = np.arange(1, N_GAMES + 1)
+    exact = monty_hall_posterior(chosen=1, opened=3)   # {1: 1/3, 2: 2/3, 3: 0}
+    strategies = [("always switch", True, float(exact[2]), "C0"),
+                  ("always stay", False, float(exact[1]), "C1")]
+
+    fig, ax = plt.subplots(figsize=(8, 4))
+    for label, switch, p, color in strategies:
+        wins = monty_hall_wins(N_GAMES, switch=switch, seed=0)
+        running_rate = np.cumsum(wins) / n
+        band = 2 * np.sqrt(p * (1 - p) / n)
+        ax.fill_between(n, p - band, p + band, color=color, alpha=0.15, linewidth=0)
+        ax.plot(n, running_rate, color=color, label=f"{label}: {running_rate[-1]:.3f} after {N_GAMES:,} games")
+        ax.axhline(p, color=color, linestyle="--", linewidth=1.0)
+        ax.annotate(f"exact {exact[2] if switch else exact[1]}", xy=(N_GAMES, p), xytext=(4, 0),
+                    textcoords="offset points", va="center", color=color)
+
+    ax.set(xscale="log", xlim=(1, N_GAMES), ylim=(0, 1), xlabel="number of games $n$",
+           ylabel="fraction of games won", title="Switching wins 2/3 of the games, staying 1/3")
+    ax.legend(loc="upper right")
+    return fig
+
+
+if __name__ == "__main__":
+    make_figure().savefig("probability_monty_hall.png")
