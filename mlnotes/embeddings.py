@@ -322,6 +322,15 @@ def pairwise_distances(embeddings: Tensor, *, chunk_size: int = 1024) -> Tensor:
         block = x[start:stop] @ x.T  # (rows, n) in float64
         block.mul_(-2).add_(sq[start:stop, None]).add_(sq[None, :]).clamp_(min=0).sqrt_()
         out[start:stop] = block
+    # rounding makes d(i, j) and d(j, i) differ in the last bit: average the two
+    for start in range(0, n, chunk_size):
+        stop = min(start + chunk_size, n)
+        upper, lower = out[start:stop, stop:], out[stop:, start:stop]
+        mean = (upper + lower.T) / 2
+        upper.copy_(mean)
+        lower.copy_(mean.T)
+        diag = out[start:stop, start:stop]
+        diag.copy_((diag + diag.T) / 2)
     out.fill_diagonal_(0)
     return out
 

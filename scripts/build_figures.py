@@ -110,7 +110,8 @@ def cache_key(script: Path, versions: str | None = None) -> str:
     """SHA-256 over everything that can change the figure's bytes."""
     h = hashlib.sha256()
     h.update(f"builder={BUILDER_VERSION}\n{versions or _versions()}\n".encode())
-    for path in [Path(__file__).resolve(), script, *dependencies(script)]:
+    h.update(Path(__file__).read_bytes())
+    for path in [script, *dependencies(script)]:
         h.update(f"\n--- {path.relative_to(ROOT).as_posix()}\n".encode())
         h.update(path.read_bytes())
     return h.hexdigest()

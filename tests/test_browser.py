@@ -1,0 +1,101 @@
+"""Browser smoke test: every built page, opened in headless Chromium.
+
+A page fails on a console error, an uncaught exception, any request that leaves
+localhost, a MathJax error or undefined macro, math left untypeset (raw `$$`, `\\frac`,
+`\\begin`), or an image that does not load.
+"""
+
+from __future__ import annotations
+
+from urllib.parse import urlparse
+
+import pytest
+
+from screenshot import wait_for_math
+
+pytestmark = pytest.mark.browser
+
+LOCAL_HOSTS = {"127.0.0.1", "localhost", "[::1]"}
+
+# Text of the article, minus code and typeset math: no TeX may be left in it.
+LEFTOVER_TEX = r"""() => {
+    const article = document.querySelector('article').cloneNode(true);
+    article.querySelectorAll('pre, code, mjx-container, script, style').forEach(e => e.remove());
+    const text = article.textContent;
+    const hits = text.match(/\$\$|\\\(|\\\[|\\frac|\\begin\{|\\mathbf|\\sum|\\left/g) || [];
+    return hits.slice(0, 5);
+}"""
+
+BROKEN_IMAGES = """() => [...document.querySelectorAll('article img')]
+    .filter(img => !(img.complete && img.naturalWidth > 0))
+    .map(img => img.getAttribute('src'))"""
+
+# Undefined macros are drawn in red by MathJax's noundefined extension.
+RED_MATH = """() => [...document.querySelectorAll('mjx-container [style*="color"]')]
+    .filter(e => /red|rgb\\(255, 0, 0\\)/.test(e.getAttribute('style')))
+    .map(e => e.textContent).slice(0, 5)"""
+
+
+def open_page(browser, url: str):
+    """Open `url`; return the page and the problems seen while it loaded."""
+    problems: list[str] = []
+    context = browser.new_context()
+
+    def guard(route):
+        host = urlparse(route.request.url).hostname or ""
+        if route.request.url.startswith(("data:", "blob:")) or host in LOCAL_HOSTS:
+            route.continue_()
+        else:
+            problems.append(f"request leaves localhost: {route.request.url}")
+            route.abort()
+
+    context.route("**/*", guard)
+    page = context.new_page()
+    page.on("console", lambda m: m.type == "error" and problems.append(f"console error: {m.text} {m.location.get('url', '')}"))
+    page.on("pageerror", lambda e: problems.append(f"uncaught: {e}"))
+    page.on("response", lambda r: r.status >= 400 and problems.append(f"HTTP {r.status}: {r.url}"))
+    page.goto(url, wait_until="load")
+    return page, problems
+
+
+def test_smoke_every_page(site, base_url, browser):
+    pages = site.pages()
+    assert len(pages) >= 10, pages
+    failures = {}
+    for path in pages:
+        page, problems = open_page(browser, base_url + path)
+        try:
+            wait_for_math(page)
+            merrors = page.locator("mjx-merror").count()
+            if merrors:
+                problems.append(f"{merrors} MathJax errors: {page.locator('mjx-merror').first.text_content()}")
+            red = page.evaluate(RED_MATH)
+            if red:
+                problems.append(f"undefined macros (red math): {red}")
+            leftover = page.evaluate(LEFTOVER_TEX)
+            if leftover:
+                problems.append(f"untypeset TeX in the text: {leftover}")
+            broken = page.evaluate(BROKEN_IMAGES)
+            if broken:
+                problems.append(f"images that did not load: {broken}")
+        except Exception as exc:  # a timeout waiting for MathJax is a failure of this page
+            problems.append(f"{type(exc).__name__}: {exc}")
+        finally:
+            page.context.close()
+        if problems:
+            failures[path] = problems
+    assert not failures, "\n".join(f"{p}:\n  " + "\n  ".join(v) for p, v in failures.items())
+
+
+def test_the_post_typesets_its_numbered_equations(base_url, browser):
+    page, problems = open_page(browser, base_url + "blog/sinusoidal-embeddings/")
+    wait_for_math(page)
+    assert page.locator("mjx-container[display='true']").count() >= 10
+    # \eqref renders as a link to the equation's anchor
+    hrefs = page.eval_on_selector_all("mjx-container a[href^='#mjx-eqn']", "els => els.map(e => e.getAttribute('href'))")
+    assert hrefs, "no \\eqref links on the post"
+    for href in hrefs:
+        target = page.evaluate("id => !!document.getElementById(decodeURIComponent(id))", href[1:])
+        assert target, f"\\eqref link {href} has no target"
+    assert not problems, problems
+    page.context.close()

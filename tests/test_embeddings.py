@@ -1,0 +1,224 @@
+"""mlnotes.embeddings: definitions, the post's properties (as hypothesis properties), errors."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+import torch
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from mlnotes.embeddings import (
+    SinusoidalEmbeddings,
+    distance_at_offset,
+    frequencies,
+    pairwise_distances,
+    rounding_error,
+    shift_matrix,
+    sinusoidal_embeddings,
+)
+
+even_dims = st.integers(1, 64).map(lambda h: 2 * h)
+positions = st.integers(0, 5000)
+
+
+# --- Definition 1.1 -----------------------------------------------------------------
+
+
+def test_frequencies_follow_the_definition():
+    d = 512
+    omega = frequencies(d)
+    expected = torch.tensor([10000.0 ** (-2 * i / d) for i in range(d // 2)], dtype=torch.float64)
+    assert omega.shape == (d // 2,)
+    torch.testing.assert_close(omega, expected, rtol=1e-14, atol=0)
+
+
+def test_table_matches_equations_1_and_2_entry_by_entry():
+    d, n = 16, 40
+    table = sinusoidal_embeddings(n, d, dtype=torch.float64)
+    for pos in (0, 1, 7, 39):
+        for i in range(d // 2):
+            angle = pos / 10000 ** (2 * i / d)
+            assert table[pos, 2 * i].item() == pytest.approx(math.sin(angle), abs=1e-13)
+            assert table[pos, 2 * i + 1].item() == pytest.approx(math.cos(angle), abs=1e-13)
+
+
+def test_float32_table_is_the_float64_table_rounded():
+    t64 = sinusoidal_embeddings(20_000, 64, dtype=torch.float64)
+    t32 = sinusoidal_embeddings(20_000, 64)
+    assert t32.dtype == torch.float32
+    assert torch.equal(t32, t64.to(torch.float32))
+
+
+def test_base_changes_the_frequencies():
+    assert not torch.allclose(frequencies(8, base=100.0), frequencies(8))
+    assert frequencies(8, base=100.0)[1].item() == pytest.approx(100 ** (-2 / 8))
+
+
+# --- properties of the post, section 2 ------------------------------------------------
+
+
+@settings(max_examples=60, deadline=None)
+@given(d=even_dims, t=positions, k=st.integers(-2000, 2000))
+def test_shift_matrix_moves_embeddings_by_k(d, t, k):
+    """Section 2.3: M(k) SE(t) = SE(t + k), for every t (M does not depend on t)."""
+    se_t = sinusoidal_embeddings(t + 1, d, dtype=torch.float64)[t]
+    target = torch.tensor(t + k, dtype=torch.float64) * frequencies(d)
+    se_tk = torch.stack([torch.sin(target), torch.cos(target)], -1).reshape(-1)
+    torch.testing.assert_close(shift_matrix(k, d) @ se_t, se_tk, rtol=0, atol=1e-9)
+
+
+@settings(max_examples=30, deadline=None)
+@given(d=even_dims, k=st.integers(-500, 500))
+def test_shift_matrix_is_a_rotation(d, k):
+    m = shift_matrix(k, d)
+    eye = torch.eye(d, dtype=torch.float64)
+    torch.testing.assert_close(m @ m.T, eye, rtol=0, atol=1e-12)
+    torch.testing.assert_close(shift_matrix(-k, d), m.T, rtol=0, atol=1e-12)
+
+
+@settings(max_examples=25, deadline=None)
+@given(d=even_dims, max_pos=st.integers(2, 3000))
+def test_no_two_positions_share_an_embedding(d, max_pos):
+    """Section 2.2: SE is injective on [0, max_pos) (in float32, as the module stores it)."""
+    table = sinusoidal_embeddings(max_pos, d)
+    assert torch.unique(table, dim=0).shape[0] == max_pos
+    dist = pairwise_distances(table.double())
+    dist.fill_diagonal_(float("inf"))
+    assert dist.min() > 0
+
+
+@settings(max_examples=40, deadline=None)
+@given(d=even_dims, t1=positions, t2=positions, k=st.integers(-300, 300))
+def test_distance_depends_only_on_the_offset(d, t1, t2, k):
+    """Section 3.4: ||SE(t + k) - SE(t)|| is the same for every t, and has a closed form."""
+    n = max(t1, t2) + abs(k) + 1
+    table = sinusoidal_embeddings(n, d, dtype=torch.float64)
+    s1, s2 = t1 + abs(k) if k < 0 else t1, t2 + abs(k) if k < 0 else t2
+    d1 = (table[s1 + k] - table[s1]).norm()
+    d2 = (table[s2 + k] - table[s2]).norm()
+    assert d1.item() == pytest.approx(d2.item(), abs=1e-9)
+    assert d1.item() == pytest.approx(distance_at_offset(k, d).item(), abs=1e-9)
+
+
+def test_the_difference_vector_itself_depends_on_t():
+    """Property 3 as the post words it ('x_t - x_{t-k} should not depend on t') is false
+    for the vector; only its norm is independent of t."""
+    table = sinusoidal_embeddings(100, 8, dtype=torch.float64)
+    diff_a, diff_b = table[13] - table[10], table[53] - table[50]
+    assert not torch.allclose(diff_a, diff_b, atol=1e-3)
+    assert diff_a.norm().item() == pytest.approx(diff_b.norm().item(), abs=1e-12)
+
+
+def test_distance_grows_with_the_offset_and_is_not_linear():
+    """Figure 3's caption says the distance decreases linearly with |pos1 - pos2|."""
+    k = torch.arange(0, 1000)
+    dist = distance_at_offset(k, 1000)
+    assert dist[0] == 0
+    assert (dist[1:50].diff() > 0).all()             # grows near the diagonal
+    assert dist[999] > dist[1] * 5                    # far apart is farther, not closer
+    slope_early, slope_late = (dist[10] - dist[0]) / 10, (dist[999] - dist[500]) / 499
+    assert slope_late < 0.05 * slope_early            # it levels off: not linear
+    assert dist.max() < math.sqrt(1000)
+
+
+def test_sin_is_not_linear_in_the_position():
+    """Section 2.3 concludes 'SE is a linear function': SE(0) is not 0, so it is not."""
+    table = sinusoidal_embeddings(10, 8, dtype=torch.float64)
+    assert table[0].abs().sum() > 0
+    assert not torch.allclose(table[3] + table[4], table[7])
+
+
+# --- the module -------------------------------------------------------------------
+
+
+def test_module_registers_the_table_as_a_buffer():
+    pe = SinusoidalEmbeddings(64, 8)
+    assert "embeddings" in dict(pe.named_buffers())
+    assert not list(pe.parameters())
+    assert "embeddings" not in pe.state_dict()  # non-persistent: recomputed, never stored
+    assert torch.equal(pe.embeddings, sinusoidal_embeddings(64, 8))
+
+
+@settings(max_examples=30, deadline=None)
+@given(shape=st.lists(st.integers(0, 4), min_size=0, max_size=3))
+def test_forward_keeps_the_positions_shape(shape):
+    pe = SinusoidalEmbeddings(50, 6)
+    pos = torch.randint(0, 50, shape)
+    out = pe(pos)
+    assert out.shape == (*shape, 6)
+    if pos.numel():
+        assert torch.equal(out.reshape(-1, 6)[0], pe.embeddings[pos.reshape(-1)[0]])
+
+
+@pytest.mark.parametrize("bad", [-1, 50, 10**6])
+def test_forward_rejects_positions_outside_the_table(bad):
+    pe = SinusoidalEmbeddings(50, 6)
+    with pytest.raises(IndexError, match=rf"\[0, 50\), got {bad}"):
+        pe(torch.tensor([0, bad]))
+
+
+def test_forward_rejects_float_positions():
+    with pytest.raises(TypeError, match="integer tensor"):
+        SinusoidalEmbeddings(50, 6)(torch.tensor([1.0]))
+
+
+# --- pairwise distances -------------------------------------------------------------
+
+
+def broadcast_distances(x: torch.Tensor) -> torch.Tensor:
+    """The post's Listing 4: an (n, n, d) difference tensor, then its norm."""
+    return torch.norm(x[:, None, :] - x[None, :, :], p=2, dim=-1)
+
+
+@settings(max_examples=30, deadline=None)
+@given(n=st.integers(1, 60), d=st.integers(1, 40), seed=st.integers(0, 10_000))
+def test_pairwise_distances_equal_the_broadcast_listing(n, d, seed):
+    x = torch.randn(n, d, generator=torch.Generator().manual_seed(seed), dtype=torch.float64)
+    got = pairwise_distances(x, chunk_size=7)
+    torch.testing.assert_close(got, broadcast_distances(x), rtol=1e-7, atol=1e-7)
+    assert torch.equal(got, got.T) and (got.diagonal() == 0).all()
+
+
+def test_pairwise_distances_keep_the_input_dtype_and_are_accurate_in_float32():
+    table = sinusoidal_embeddings(300, 1000)
+    got = pairwise_distances(table)
+    assert got.dtype == torch.float32 and got.shape == (300, 300)
+    exact = broadcast_distances(table.double())
+    assert (got.double() - exact).abs().max() < 1e-5
+
+
+# --- rounding -----------------------------------------------------------------------
+
+
+def test_rounding_error_grows_with_the_position():
+    err = rounding_error([10, 1_000, 100_000], 128)
+    assert err[0] < err[1] < err[2]
+    assert err[2] > 1e-3  # float32 angles at position 1e5: visible error
+
+
+# --- bad input ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("d", [0, -2, 3, 7])
+def test_bad_embed_dim(d):
+    with pytest.raises(ValueError, match=f"embed_dim must be a positive even integer, got {d}"):
+        sinusoidal_embeddings(10, d)
+    with pytest.raises(ValueError, match="embed_dim"):
+        SinusoidalEmbeddings(10, d)
+
+
+def test_bad_types_and_bases():
+    with pytest.raises(TypeError, match="embed_dim must be an int, got float 4.0"):
+        frequencies(4.0)
+    with pytest.raises(TypeError, match="max_pos must be an int"):
+        sinusoidal_embeddings(10.5, 4)
+    with pytest.raises(ValueError, match="base must be"):
+        frequencies(4, base=1.0)
+    with pytest.raises(ValueError, match="k must be a finite number"):
+        shift_matrix(float("nan"), 4)
+    with pytest.raises(ValueError, match="positions must be non-negative"):
+        rounding_error([-1], 4)
+    with pytest.raises(TypeError, match="floating-point"):
+        pairwise_distances(torch.ones(3, 3, dtype=torch.int64))

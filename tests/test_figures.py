@@ -1,0 +1,151 @@
+"""The figure scripts and the figure builder (scripts/build_figures.py)."""
+
+from __future__ import annotations
+
+import ast
+import importlib.util
+import textwrap
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import pytest  # noqa: E402
+from matplotlib.figure import Figure  # noqa: E402
+
+import build_figures  # noqa: E402  (tests/conftest.py puts scripts/ on sys.path)
+from mlnotes.plotting import style  # noqa: E402
+
+SCRIPTS = build_figures.discover()
+
+
+# --- every figure script --------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", sorted(SCRIPTS))
+def test_figure_script_runs_in_both_themes(name):
+    path = SCRIPTS[name]
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    doc = ast.get_docstring(tree)
+    assert doc and "\n\n" in doc, f"{path.name}: needs a docstring with a title and a paragraph"
+    assert any(
+        isinstance(n, ast.If) and "__main__" in ast.unparse(n.test) for n in tree.body
+    ), f"{path.name}: needs an `if __name__ == '__main__':` guard"
+    math_modules = {p.name for p in build_figures.dependencies(path)} - {"__init__.py", "plotting.py"}
+    assert math_modules, f"{path.name}: computes nothing through mlnotes"
+
+    spec = importlib.util.spec_from_file_location(f"_fig_{name}", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    for theme in ("light", "dark"):
+        with style(theme):
+            fig = module.make_figure()
+        assert isinstance(fig, Figure), f"{name}.make_figure() returned {type(fig).__name__}"
+        assert fig.axes, f"{name}: the figure has no axes"
+        plt.close(fig)
+
+
+# --- the builder, on a scratch tree ---------------------------------------------------
+
+
+@pytest.fixture
+def tree(tmp_path, monkeypatch):
+    """A scratch project: mlnotes/ with two modules, scripts/figures/, docs/figures/."""
+    package = tmp_path / "mlnotes"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "plotting.py").write_text("STYLE = 1\n")
+    (package / "alpha.py").write_text("from . import beta\nA = 1\n")
+    (package / "beta.py").write_text("B = 2\n")
+    (package / "gamma.py").write_text("G = 3\n")
+    scripts = tmp_path / "scripts" / "figures"
+    scripts.mkdir(parents=True)
+    monkeypatch.setattr(build_figures, "ROOT", tmp_path)
+    monkeypatch.setattr(build_figures, "PACKAGE", package)
+    monkeypatch.setattr(build_figures, "SCRIPTS", scripts)
+    monkeypatch.setattr(build_figures, "OUT", tmp_path / "docs" / "figures")
+    monkeypatch.setattr(build_figures, "CACHE", tmp_path / ".cache" / "figures")
+    return tmp_path
+
+
+def _script(tree: Path, name: str, body: str) -> Path:
+    path = tree / "scripts" / "figures" / f"{name}.py"
+    path.write_text(textwrap.dedent(body))
+    return path
+
+
+DRAWING = '''\
+"""A line.
+
+Drawn for the builder's tests.
+"""
+import matplotlib.pyplot as plt
+
+
+def make_figure():
+    fig, ax = plt.subplots(figsize=(2, 2))
+    ax.plot([0, 1, 2], [0, {value}, 0])
+    ax.set(title="t")
+    return fig
+'''
+
+
+def test_dependencies_follow_mlnotes_imports_transitively(tree):
+    script = _script(tree, "x", "from mlnotes.alpha import A\nimport numpy\n")
+    deps = {p.name for p in build_figures.dependencies(script)}
+    assert deps == {"__init__.py", "plotting.py", "alpha.py", "beta.py"}
+    script = _script(tree, "y", "from mlnotes import gamma\n")
+    assert {p.name for p in build_figures.dependencies(script)} == {"__init__.py", "plotting.py", "gamma.py"}
+
+
+def test_cache_key_changes_only_with_what_the_figure_depends_on(tree):
+    script = _script(tree, "x", "from mlnotes.alpha import A\n")
+    key = build_figures.cache_key(script)
+    (tree / "mlnotes" / "gamma.py").write_text("G = 4\n")  # not imported by the script
+    (tree / "page.md").write_text("# edited page\n")
+    assert build_figures.cache_key(script) == key
+    (tree / "mlnotes" / "beta.py").write_text("B = 3\n")  # imported through alpha
+    key_beta = build_figures.cache_key(script)
+    assert key_beta != key
+    (tree / "mlnotes" / "plotting.py").write_text("STYLE = 2\n")  # the style
+    assert build_figures.cache_key(script) != key_beta
+    assert build_figures.cache_key(script, versions="matplotlib=0") != build_figures.cache_key(script)
+
+
+def test_build_is_cached_deterministic_and_cleans_up(tree, capsys):
+    _script(tree, "line", DRAWING.format(value=1))
+    assert build_figures.build(jobs=1) == 0
+    light, dark = build_figures.outputs("line")
+    first = light.read_bytes(), dark.read_bytes()
+    assert first[0] != first[1]  # the dark variant really differs
+    assert b"<dc:date>" not in first[0]  # no date metadata
+    assert "line: built in" in capsys.readouterr().out
+
+    assert build_figures.build(jobs=1) == 0
+    assert "line: up to date" in capsys.readouterr().out
+
+    assert build_figures.build(force=True, jobs=1) == 0
+    assert (light.read_bytes(), dark.read_bytes()) == first  # same inputs, same bytes
+
+    (tree / "scripts" / "figures" / "line.py").unlink()
+    build_figures.build(jobs=1)
+    assert not light.exists() and not dark.exists()  # no stale figure left behind
+
+
+def test_a_failing_script_fails_the_build_names_itself_and_leaves_no_stale_figure(tree, capsys):
+    _script(tree, "good", DRAWING.format(value=1))
+    _script(tree, "flaky", DRAWING.format(value=2))
+    assert build_figures.build(jobs=2) == 0
+    _script(tree, "flaky", DRAWING.format(value="1 / 0"))
+    assert build_figures.build(jobs=2) == 1
+    err = capsys.readouterr().err
+    assert "scripts/figures/flaky.py" in err and "ZeroDivisionError" in err
+    assert not any(p.exists() for p in build_figures.outputs("flaky"))
+    assert all(p.exists() for p in build_figures.outputs("good"))
+
+
+def test_unknown_figure_name_is_a_clear_error(tree):
+    _script(tree, "line", DRAWING.format(value=1))
+    with pytest.raises(SystemExit, match="no figure script named nope"):
+        build_figures.build(["nope"])
