@@ -1,0 +1,45 @@
+r"""Output size of a convolution as a function of stride and padding.
+
+For an input of $n = 16$ cells and a kernel of size $k = 3$, the output size
+$\lfloor (n + 2p - k)/s \rfloor + 1$ (`mlnotes.cnn.conv_output_size`) against the
+padding $p$ for strides 1 to 4 (left) and against the stride $s$ for paddings 0 to 2
+(right). It never grows with the stride and never shrinks with the padding, but only
+at stride 1 does each extra cell of padding add cells to the output (two, one per
+side); at stride $s$ the output grows by one cell for every $s/2$ cells of padding,
+so one more cell of padding can leave it unchanged (flat steps on the left).
+"""
+import matplotlib.pyplot as plt
+import numpy as np
+
+from mlnotes.cnn import conv_output_size
+
+N, KERNEL = 16, 3
+
+
+def make_figure():
+    paddings = np.arange(0, 7)
+    strides = np.arange(1, 9)
+
+    fig, (left, right) = plt.subplots(1, 2, figsize=(10, 4), sharey=True, layout="constrained")
+    for i, s in enumerate((1, 2, 3, 4)):
+        sizes = [conv_output_size(N, KERNEL, stride=s, padding=int(p)) for p in paddings]
+        left.plot(paddings, sizes, marker="o", color=f"C{i}", label=f"stride $s = {s}$")
+    left.set(xlabel="padding $p$ (cells on each side)", ylabel="output size",
+             title=f"against padding ($n = {N}$, $k = {KERNEL}$)")
+    left.legend()
+
+    for i, p in enumerate((0, 1, 2)):
+        sizes = [conv_output_size(N, KERNEL, stride=int(s), padding=p) for s in strides]
+        right.plot(strides, sizes, marker="o", color=f"C{i}", label=f"padding $p = {p}$")
+    right.set(xlabel="stride $s$", title=f"against stride ($n = {N}$, $k = {KERNEL}$)")
+    right.legend()
+
+    for ax in (left, right):
+        ax.grid(True)
+        ax.set_ylim(bottom=0)
+        ax.xaxis.set_major_locator(plt.MaxNLocator(integer=True))
+    return fig
+
+
+if __name__ == "__main__":
+    make_figure().savefig("cnn_output_size.png")

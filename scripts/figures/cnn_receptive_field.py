@@ -1,0 +1,34 @@
+r"""Receptive field of a stack of 3-tap convolutions, for strides 1, 2 and 3.
+
+The number of input cells one output of layer $L$ depends on
+(`mlnotes.cnn.receptive_field`), when every layer has a kernel of size 3 and the same
+stride $s$. At stride 1 it grows by 2 cells per layer; with stride $s$ each layer
+multiplies the growth of all the layers after it by $s$, so it grows geometrically.
+A larger stride makes the features of later layers *less* localized, not more.
+"""
+import matplotlib.pyplot as plt
+import numpy as np
+
+from mlnotes.cnn import receptive_field
+
+KERNEL = 3
+
+
+def make_figure():
+    depths = np.arange(1, 7)
+    fig, ax = plt.subplots(figsize=(7, 4), layout="constrained")
+    for i, s in enumerate((1, 2, 3)):
+        fields = [receptive_field([KERNEL] * L, strides=[s] * L) for L in depths]
+        ax.plot(depths, fields, marker="o", color=f"C{i}", label=f"stride $s = {s}$")
+        ax.annotate(f"{fields[-1]}", (depths[-1], fields[-1]), xytext=(6, 0),
+                    textcoords="offset points", va="center", color=f"C{i}")
+    ax.set(yscale="log", xlabel="layers $L$", ylabel="receptive field (input cells)",
+           title=f"Receptive field of $L$ stacked $k = {KERNEL}$ convolutions")
+    ax.set_yticks([3, 10, 30, 100, 300, 1000], labels=["3", "10", "30", "100", "300", "1000"])
+    ax.grid(True, which="major")
+    ax.legend()
+    return fig
+
+
+if __name__ == "__main__":
+    make_figure().savefig("cnn_receptive_field.png")
