@@ -31,13 +31,23 @@ if (!(window.MathJax && window.MathJax.version)) {
 // Material's instant navigation swaps the page without reloading the scripts:
 // typeset the new content, and reset equation numbers and labels per page so that
 // numbering restarts on each page and labels are never "multiply defined".
-// (Material's docs also call MathJax.startup.output.clearCache() here; with CHTML
-// output that drops the glyph styles of math already typeset, and it renders blank.)
+//
+// It also removes every <head> element that the next page does not have, MathJax's
+// CHTML stylesheet (<style id="MJX-CHTML-styles">) included. MathJax puts the sheet
+// back when it typesets, but the rules it had added to it with insertRule (every glyph
+// and construct first met after the first page) are lost with the detached sheet, and
+// MathJax still believes they are there: letters render blank. clearCache() makes it
+// forget, so the typeset below writes a complete new stylesheet for the page. It must
+// run only when the sheet was removed: on a sheet still in the page it would do the same
+// harm in reverse (a new sheet replacing one that math on the page still needs).
 if (!window.mlnotesMathJaxSubscribed && window.document$) {
   window.mlnotesMathJaxSubscribed = true;
   document$.subscribe(() => {
     if (!(window.MathJax && MathJax.startup && MathJax.startup.promise)) return;
     MathJax.startup.promise.then(() => {
+      const output = MathJax.startup.output;
+      const sheet = output && output.chtmlStyles;
+      if (sheet && !sheet.isConnected) output.clearCache();
       MathJax.typesetClear();
       MathJax.texReset();
       return MathJax.typesetPromise();
