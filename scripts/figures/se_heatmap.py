@@ -1,0 +1,30 @@
+"""The sinusoidal embeddings of 100 positions in 128 dimensions, as a heatmap.
+
+Figure 2 of the post: the table SE(pos) from `mlnotes.embeddings.sinusoidal_embeddings`,
+one row per position and one column per dimension j (column 2i is sin(pos·ω_i), column
+2i + 1 is cos(pos·ω_i)). The frequencies ω_i = 10000^(-2i/d) decay exponentially with i:
+the first columns change from one position to the next, the last ones hardly change
+over 100 positions (sines near 0, cosines near 1). A diverging colormap centred on 0
+shows the sign.
+"""
+import matplotlib.pyplot as plt
+
+from mlnotes.embeddings import sinusoidal_embeddings
+
+MAX_POS, EMBED_DIM = 100, 128
+
+
+def make_figure():
+    table = sinusoidal_embeddings(MAX_POS, EMBED_DIM)  # (100, 128)
+
+    fig, ax = plt.subplots(figsize=(8, 4))
+    image = ax.imshow(table, aspect="auto", cmap="RdBu_r", vmin=-1, vmax=1,
+                      interpolation="nearest")
+    fig.colorbar(image, ax=ax, label="SE(pos, j)")
+    ax.set(xlabel="dimension j  (even: sin, odd: cos)", ylabel="position pos",
+           title=f"SE(pos) for {MAX_POS} positions, d = {EMBED_DIM}")
+    return fig
+
+
+if __name__ == "__main__":
+    make_figure().savefig("se_heatmap.png", bbox_inches="tight")
