@@ -122,8 +122,8 @@ def kernel_positions(
 
     Returns:
         A list with one entry per output position (as many as
-        [`conv_output_size`][mlnotes.cnn.conv_output_size] says), each the list of
-        the `kernel_size` input indices the kernel covers there.
+            [`conv_output_size`][mlnotes.cnn.conv_output_size] says), each the list of
+            the `kernel_size` input indices the kernel covers there.
 
     Raises:
         TypeError: If an argument is not an integer.
@@ -158,7 +158,7 @@ def receptive_field(
     For layers $l = 1, \dots, L$ with kernel size $k_l$, stride $s_l$ and dilation
     $d_l$, the receptive field grows as
 
-    $$r_l = r_{l-1} + d_l\,(k_l - 1)\prod_{i < l} s_i, \qquad r_0 = 1.$$
+    $$r_l = r_{l-1} + d_l\,(k_l - 1)\prod_{i=1}^{l-1} s_i, \qquad r_0 = 1.$$
 
     A layer's stride does not change what that layer sees, but multiplies the growth of
     every layer after it: the larger the strides, the *larger* (less local) the input

@@ -86,7 +86,7 @@ def gram_schmidt(X: ArrayLike, normalize: bool = True) -> np.ndarray:
     Column $i$ of the result is column $i$ of `X` minus its projections onto the
     columns already computed,
 
-    $$\mathbf{v}_i = \mathbf{x}_i - \sum_{j<i}
+    $$\mathbf{v}_i = \mathbf{x}_i - \sum_{j=1}^{i-1}
       \frac{\mathbf{x}_i \cdot \mathbf{v}_j}{\|\mathbf{v}_j\|_2^2}\,\mathbf{v}_j,$$
 
     then divided by its norm when `normalize` is true. The first $k$ columns of the
@@ -104,7 +104,7 @@ def gram_schmidt(X: ArrayLike, normalize: bool = True) -> np.ndarray:
 
     Returns:
         Array of shape `(m, n)` (or `(m,)` for a 1-D input) with orthogonal columns,
-        orthonormal when `normalize` is true.
+            orthonormal when `normalize` is true.
 
     Raises:
         ValueError: If `X` is not 1-D or 2-D, is empty, has non-finite entries, or its
@@ -308,7 +308,7 @@ def distance_point_point_scalar(x1: float, y1: float, x2: float, y2: float) -> f
 
     Returns:
         The distance, a float; equal to
-        [`distance_point_point`][mlnotes.linalg.distance_point_point].
+            [`distance_point_point`][mlnotes.linalg.distance_point_point].
 
     Examples:
         >>> distance_point_point_scalar(1.0, 2.0, 4.0, 6.0)
@@ -608,7 +608,7 @@ def diagonalize(A: ArrayLike, cond_max: float = 1e10) -> tuple[np.ndarray, np.nd
 
     Returns:
         `(eigenvalues, U)`: eigenvalues of shape `(n,)` and the matrix `(n, n)` whose
-        column `i` is a unit eigenvector for `eigenvalues[i]`.
+            column `i` is a unit eigenvector for `eigenvalues[i]`.
 
     Raises:
         ValueError: If `A` is not square or not finite, or is not diagonalizable
