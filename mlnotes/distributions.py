@@ -19,6 +19,7 @@ import math
 import numbers
 
 import numpy as np
+from numpy.typing import ArrayLike
 from scipy.special import gammaln, xlog1py, xlogy
 
 __all__ = [
@@ -70,7 +71,7 @@ def _out(result, y):
 
 
 # ------------------------------------------------------------------------------ pmfs
-def bernoulli_pmf(y, theta):
+def bernoulli_pmf(y: ArrayLike, theta: float) -> float | np.ndarray:
     r"""pmf of $Y \sim \mathrm{Ber}(\theta)$: one binary trial that succeeds with probability $\theta$.
 
     $$p(Y = y) = \begin{cases} \theta & y = 1 \\ 1 - \theta & y = 0 \end{cases}
@@ -107,7 +108,7 @@ def bernoulli_pmf(y, theta):
     return _out(np.where(in_support, pmf, 0.0), y)
 
 
-def binomial_pmf(y, n, theta):
+def binomial_pmf(y: ArrayLike, n: int, theta: float) -> float | np.ndarray:
     r"""pmf of $Y \sim \mathrm{Bin}(N, \theta)$: the number of successes in $N$ independent trials.
 
     $$p(Y = y) = \binom{N}{y}\,\theta^{y}(1-\theta)^{N-y}, \qquad y = 0, 1, \dots, N.$$
@@ -151,7 +152,7 @@ def binomial_pmf(y, n, theta):
     return _out(np.where(in_support, np.exp(log_pmf), 0.0), y)
 
 
-def poisson_pmf(y, lam):
+def poisson_pmf(y: ArrayLike, lam: float) -> float | np.ndarray:
     r"""pmf of $Y \sim \mathrm{Poi}(\lambda)$: the number of events in a fixed period.
 
     $$p(Y = y) = \frac{\lambda^{y} e^{-\lambda}}{y!}, \qquad y = 0, 1, 2, \dots$$
@@ -193,7 +194,7 @@ def poisson_pmf(y, lam):
     return _out(np.where(in_support, np.exp(log_pmf), 0.0), y)
 
 
-def geometric_pmf(y, theta):
+def geometric_pmf(y: ArrayLike, theta: float) -> float | np.ndarray:
     r"""pmf of $Y \sim \mathrm{Geo}(\theta)$: the trial on which the first success happens.
 
     $Y$ counts Bernoulli($\theta$) trials up to and including the first success, so
@@ -237,7 +238,7 @@ def geometric_pmf(y, theta):
 
 
 # --------------------------------------------------------------- means and variances
-def bernoulli_mean_var(theta):
+def bernoulli_mean_var(theta: float) -> tuple[float, float]:
     r"""Mean and variance of $\mathrm{Ber}(\theta)$: $\mathbb{E}[Y] = \theta$, $\mathrm{Var}[Y] = \theta(1-\theta)$.
 
     Args:
@@ -263,7 +264,7 @@ def bernoulli_mean_var(theta):
     return theta, theta * (1.0 - theta)
 
 
-def binomial_mean_var(n, theta):
+def binomial_mean_var(n: int, theta: float) -> tuple[float, float]:
     r"""Mean and variance of $\mathrm{Bin}(N, \theta)$: $N\theta$ and $N\theta(1-\theta)$.
 
     $Y = \sum_{i=1}^{N} Y_i$ with independent $Y_i \sim \mathrm{Ber}(\theta)$, so by
@@ -298,7 +299,7 @@ def binomial_mean_var(n, theta):
     return n * theta, n * theta * (1.0 - theta)
 
 
-def poisson_mean_var(lam):
+def poisson_mean_var(lam: float) -> tuple[float, float]:
     r"""Mean and variance of $\mathrm{Poi}(\lambda)$: both equal $\lambda$.
 
     Args:
@@ -328,7 +329,7 @@ def poisson_mean_var(lam):
     return float(lam), float(lam)
 
 
-def geometric_mean_var(theta):
+def geometric_mean_var(theta: float) -> tuple[float, float]:
     r"""Mean and variance of $\mathrm{Geo}(\theta)$ on $\{1, 2, \dots\}$: $1/\theta$ and $(1-\theta)/\theta^2$.
 
     Args:
@@ -355,7 +356,7 @@ def geometric_mean_var(theta):
     return 1.0 / theta, (1.0 - theta) / theta**2
 
 
-def pmf_mean_var(support, probabilities):
+def pmf_mean_var(support: ArrayLike, probabilities: ArrayLike) -> tuple[float, float]:
     r"""Mean and variance computed from a pmf table: $\sum_y y\,p(y)$ and $\sum_y (y - \mu)^2 p(y)$.
 
     Checks a closed form against the pmf it claims to summarise (for an infinite
@@ -399,7 +400,7 @@ def pmf_mean_var(support, probabilities):
     return mean, var
 
 
-def binomial_poisson_distance(lam, n):
+def binomial_poisson_distance(lam: float, n: int) -> float:
     r"""Total variation distance between $\mathrm{Bin}(N, \lambda/N)$ and $\mathrm{Poi}(\lambda)$.
 
     $$d_{TV} = \frac{1}{2}\sum_{y=0}^{\infty}

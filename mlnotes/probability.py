@@ -19,6 +19,7 @@ import numbers
 from fractions import Fraction
 
 import numpy as np
+from numpy.typing import ArrayLike
 from scipy import stats
 
 __all__ = [
@@ -78,7 +79,7 @@ def _scalar_or_array(result, like):
 
 
 # ------------------------------------------------------------------- normal (Gauss)
-def normal_pdf(x, mu=0.0, sigma=1.0):
+def normal_pdf(x: ArrayLike, mu: float = 0.0, sigma: float = 1.0) -> float | np.ndarray:
     r"""Density of the univariate normal $\mathcal{N}(\mu, \sigma^2)$ at `x`.
 
     $$p(x) = \mathcal{N}(x; \mu, \sigma^2)
@@ -121,7 +122,7 @@ def normal_pdf(x, mu=0.0, sigma=1.0):
     return _scalar_or_array(stats.norm.pdf(x_array, loc=mu, scale=sigma), x)
 
 
-def normal_cdf(x, mu=0.0, sigma=1.0):
+def normal_cdf(x: ArrayLike, mu: float = 0.0, sigma: float = 1.0) -> float | np.ndarray:
     r"""Cumulative distribution function $P(X \le x)$ of $X \sim \mathcal{N}(\mu, \sigma^2)$.
 
     $$P(x) = \int_{-\infty}^{x} \mathcal{N}(t; \mu, \sigma^2)\, dt
@@ -162,7 +163,7 @@ def normal_cdf(x, mu=0.0, sigma=1.0):
     return _scalar_or_array(stats.norm.cdf(x_array, loc=mu, scale=sigma), x)
 
 
-def normal_ppf(q, mu=0.0, sigma=1.0):
+def normal_ppf(q: ArrayLike, mu: float = 0.0, sigma: float = 1.0) -> float | np.ndarray:
     r"""Quantile function (ppf, probit, inverse cdf) of $\mathcal{N}(\mu, \sigma^2)$.
 
     Returns the $x_q$ with $P(X \le x_q) = q$, that is $x_q = \mu + \sigma\,\Phi^{-1}(q)$.
@@ -202,7 +203,7 @@ def normal_ppf(q, mu=0.0, sigma=1.0):
     return _scalar_or_array(stats.norm.ppf(q_array, loc=mu, scale=sigma), q)
 
 
-def central_interval(coverage=0.95, mu=0.0, sigma=1.0):
+def central_interval(coverage: float = 0.95, mu: float = 0.0, sigma: float = 1.0) -> tuple[float, float]:
     r"""The symmetric interval holding `coverage` of the mass of $\mathcal{N}(\mu, \sigma^2)$.
 
     With $\alpha = 1 - \text{coverage}$, the interval is
@@ -262,7 +263,7 @@ def _check_joint(joint):
     return table
 
 
-def marginal(joint, axis):
+def marginal(joint: ArrayLike, axis: int) -> np.ndarray:
     r"""Marginal pmf of one variable of a 2-D joint pmf table (the sum rule).
 
     For the table $p(X = x_i, Y = y_j)$ (rows $x_i$, columns $y_j$), `axis=0` gives
@@ -307,7 +308,7 @@ def marginal(joint, axis):
     return table.sum(axis=1 - axis)
 
 
-def is_independent(joint, atol=SUM_TOLERANCE):
+def is_independent(joint: ArrayLike, atol: float = SUM_TOLERANCE) -> bool:
     r"""Whether the two variables of a 2-D joint pmf table are independent.
 
     $X \perp Y$ iff $p(x, y) = p(x)\,p(y)$ for every cell: the table equals the
@@ -361,7 +362,7 @@ def _check_vector(value, name):
     return array
 
 
-def bayes_posterior(prior, likelihood):
+def bayes_posterior(prior: ArrayLike, likelihood: ArrayLike) -> np.ndarray:
     r"""Posterior $p(H = h \mid Y = y)$ from a prior and a likelihood (Bayes' rule).
 
     $$p(H = h \mid Y = y) = \frac{p(Y = y \mid H = h)\, p(H = h)}{p(Y = y)},
@@ -441,7 +442,7 @@ def _check_door(value, name):
     return int(value)
 
 
-def monty_hall_posterior(chosen=1, opened=3):
+def monty_hall_posterior(chosen: int = 1, opened: int = 3) -> dict[int, Fraction]:
     r"""Where the prize is, given the contestant's door and the door the host opened.
 
     The prize $Y$ is behind each door with prior $1/3$. The host never opens the
@@ -505,7 +506,7 @@ def monty_hall_posterior(chosen=1, opened=3):
     return {door: Fraction(p) for door, p in zip(DOORS, posterior)}
 
 
-def monty_hall_wins(n_games, switch, seed=0):
+def monty_hall_wins(n_games: int, switch: bool, seed: int = 0) -> np.ndarray:
     r"""Play `n_games` Monty Hall games and say which ones the contestant won.
 
     Each game draws the prize door and the contestant's first choice uniformly at
@@ -554,7 +555,7 @@ def monty_hall_wins(n_games, switch, seed=0):
     return final == prize
 
 
-def simulate_monty_hall(n_games, switch, seed=0):
+def simulate_monty_hall(n_games: int, switch: bool, seed: int = 0) -> float:
     r"""Win rate of a contestant who always switches (or always stays), by simulation.
 
     The fraction of [`monty_hall_wins`][mlnotes.probability.monty_hall_wins] that
