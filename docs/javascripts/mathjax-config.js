@@ -23,6 +23,7 @@ if (!(window.MathJax && window.MathJax.version)) {
       pageReady: () =>
         MathJax.startup.defaultPageReady().then(() => {
           window.mlnotesTypeset = (window.mlnotesTypeset || 0) + 1;
+          mlnotesShowEquation();
         }),
     },
   };
@@ -53,6 +54,31 @@ if (!window.mlnotesMathJaxSubscribed && window.document$) {
       return MathJax.typesetPromise();
     }).then(() => {
       window.mlnotesTypeset = (window.mlnotesTypeset || 0) + 1;
+      mlnotesShowEquation();
     });
   });
+}
+
+// Equation anchors (#mjx-eqn:...) exist only once MathJax has typeset the page, but
+// Material scrolls to a link's anchor as soon as it has injected the page, before the
+// typeset: an \eqref clicked on a page just opened (Material re-fetches the page on the
+// first in-page click) or a link to an equation from another page lands nowhere, and
+// navigation.tracking soon rewrites the URL's hash to the section in view. Remember
+// which equation was asked for, and show it once the page is typeset.
+// (Notebook pages load this file a second time: register the listener once.)
+if (!window.mlnotesEquationClicks) {
+  window.mlnotesEquationClicks = true;
+  window.mlnotesWantedEquation = decodeURIComponent(location.hash.slice(1));
+  document.addEventListener("click", (ev) => {
+    const link = ev.target instanceof Element && ev.target.closest("a[href*='#mjx-eqn']");
+    if (link) window.mlnotesWantedEquation = decodeURIComponent(new URL(link.href).hash.slice(1));
+  }, true);
+}
+
+function mlnotesShowEquation() {
+  const id = window.mlnotesWantedEquation || "";
+  window.mlnotesWantedEquation = "";
+  if (!id.startsWith("mjx-eqn")) return;
+  const target = document.getElementById(id);
+  if (target) target.scrollIntoView({ block: "center" });
 }
