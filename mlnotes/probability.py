@@ -380,7 +380,7 @@ def bayes_posterior(prior: ArrayLike, likelihood: ArrayLike) -> np.ndarray:
 
     Returns:
         A 1-D array with the posterior, same length as `prior` (dtype `object`
-        holding `Fraction`s when both inputs are exact, else `float`).
+            holding `Fraction`s when both inputs are exact, else `float`).
 
     Raises:
         ValueError: If an input is not 1-D, holds a value outside $[0, 1]$ or NaN,
@@ -463,8 +463,8 @@ def monty_hall_posterior(chosen: int = 1, opened: int = 3) -> dict[int, Fraction
         opened: The door $h \in \{1, 2, 3\}$ the host opened, $h \ne c$.
 
     Returns:
-        A dict `{door: Fraction}` for doors 1, 2, 3: the posterior probability that
-        the prize is behind each door.
+        A dict mapping each door (1, 2, 3) to the posterior probability, a
+            `Fraction`, that the prize is behind it.
 
     Raises:
         TypeError: If a door is not an int.
