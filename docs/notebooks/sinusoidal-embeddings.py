@@ -39,7 +39,7 @@ from mlnotes.embeddings import (
 )
 
 # %% [markdown]
-# ## Figure 1: each dimension over 100 positions, $d = 4$
+# ## Figure 1: each dimension over 100 positions, d = 4
 #
 # Dimensions 0 and 1 turn with $\omega_0 = 1$ (period $2\pi \approx 6.3$ positions),
 # dimensions 2 and 3 with $\omega_1 = 0.01$ (period $200\pi \approx 628$ positions).
@@ -80,7 +80,7 @@ dist = distance_at_offset(torch.arange(1, 100_001), 128)
 print(f"smallest distance {dist.min().item():.4f} at offset {int(dist.argmin()) + 1}")
 
 # %% [markdown]
-# ## A shift is a rotation: $SE(t + k) = M(k)\, SE(t)$
+# ## A shift is a rotation: SE(t + k) = M(k) SE(t)
 #
 # $M(k)$ (the post's matrix $M$, section 2.3) depends on $k$, not on $t$. $SE$ itself is
 # not linear: $SE(0) \neq 0$.
@@ -93,7 +93,7 @@ print("M(7) is orthogonal:", torch.allclose(M @ M.T, torch.eye(16, dtype=torch.f
 print("SE(0) =", se[0].tolist())
 
 # %% [markdown]
-# ## Figure 3: distances between 1000 positions, $d = 1000$
+# ## Figure 3: distances between 1000 positions, d = 1000
 #
 # `pairwise_distances` needs $O(n^2 + nd)$ memory; the post's Listing 4 builds an
 # $(n, n, d)$ tensor, 4 GB here. The distance is 0 on the diagonal and grows away from it.
