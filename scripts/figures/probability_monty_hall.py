@@ -4,7 +4,9 @@ The running fraction of games won over the first $n$ games, for a contestant who
 always switches and one who always stays, both playing the same seeded games
 (`mlnotes.probability.monty_hall_wins`). The rates settle at the exact posteriors
 $2/3$ and $1/3$ computed by Bayes' rule (`monty_hall_posterior`), drawn as dashed
-lines; the shaded band is $\pm 2$ standard errors, $2\sqrt{p(1-p)/n}$, around them.
+lines; the shaded band is $\pm 2$ standard errors, $2\sqrt{p(1-p)/n}$, around them
+(pointwise: a running rate can stay outside it for a while, as switching does here
+between about 20 and 200 games).
 """
 import matplotlib.pyplot as plt
 import numpy as np
