@@ -41,7 +41,8 @@ for _ in range(300):
                  stride=int(rng.integers(1, 6)), padding=int(rng.integers(0, 5)),
                  dilation=int(rng.integers(1, 4))) for _ in range(2))
     conv = torch.nn.Conv2d(1, 1, (h["kernel_size"], w["kernel_size"]),
-                           stride=(h["stride"], w["stride"]), padding=(h["padding"], w["padding"]),
+                           stride=(h["stride"], w["stride"]),
+                           padding=(h["padding"], w["padding"]),
                            dilation=(h["dilation"], w["dilation"]))
     try:
         shape = tuple(conv(torch.zeros(1, 1, h["n"], w["n"])).shape[2:])
@@ -71,7 +72,8 @@ for stride in (1, 2, 3):
 
 # %%
 strides, paddings = range(1, 6), range(0, 5)
-table = np.array([[conv_output_size(16, 3, stride=s, padding=p) for p in paddings] for s in strides])
+table = np.array([[conv_output_size(16, 3, stride=s, padding=p) for p in paddings]
+                  for s in strides])
 print("rows: stride 1..5, columns: padding 0..4")
 print(table)
 

@@ -144,7 +144,8 @@ Rot = Rotation.from_rotvec(1.2 * axis).as_matrix()
 lam, U = np.linalg.eig(Rot)
 i = np.argmin(np.abs(lam - 1))
 print("eigenvalues:", np.round(lam, 4))
-print("eigenvector for 1 is the axis (up to sign):", np.allclose(np.abs(U[:, i].real), np.abs(axis)))
+on_axis = np.allclose(np.abs(U[:, i].real), np.abs(axis))
+print("the eigenvector for 1 is the axis (up to sign):", on_axis)
 
 # %% [markdown]
 # ## Diagonalization, and how a matrix maps the unit circle
@@ -152,7 +153,8 @@ print("eigenvector for 1 is the axis (up to sign):", np.allclose(np.abs(U[:, i].
 # %%
 A = np.array([[2.0, 1.0], [0.5, 1.5]])
 lam, U = diagonalize(A)
-print("eigenvalues:", lam, " A = U diag(lam) U^-1:", np.allclose(U @ np.diag(lam) @ np.linalg.inv(U), A))
+print("eigenvalues:", lam)
+print("A = U diag(lam) U^-1:", np.allclose(U @ np.diag(lam) @ np.linalg.inv(U), A))
 
 theta = np.linspace(0, 2 * np.pi, 200)
 circle = np.stack([np.cos(theta), np.sin(theta)])
@@ -160,8 +162,8 @@ fig, ax = plt.subplots(figsize=(5, 4))
 ax.plot(*circle, label="unit circle")
 ax.plot(*(A @ circle), label="its image")
 for i in range(2):
-    ax.quiver(0, 0, *(A @ U[:, i]), angles="xy", scale_units="xy", scale=1, color=f"C{i + 2}",
-              label=f"A u{i + 1} = {lam[i]:g} u{i + 1}")
+    ax.quiver(0, 0, *(A @ U[:, i]), angles="xy", scale_units="xy", scale=1,
+              color=f"C{i + 2}", label=f"A u{i + 1} = {lam[i]:g} u{i + 1}")
 ax.set(aspect="equal")
 ax.legend(loc="upper left")
 plt.show()
@@ -174,4 +176,5 @@ try:
     diagonalize([[1.0, 1.0], [0.0, 1.0]])
 except ValueError as error:
     print("ValueError:", error)
-print("nullspace of the shear minus I:", scipy.linalg.null_space(np.array([[0.0, 1.0], [0.0, 0.0]])).ravel())
+shear = np.array([[1.0, 1.0], [0.0, 1.0]])
+print("nullspace of the shear minus I:", scipy.linalg.null_space(shear - np.eye(2)).ravel())

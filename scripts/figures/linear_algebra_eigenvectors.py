@@ -24,7 +24,8 @@ def make_figure():
     circle = np.stack([np.cos(theta), np.sin(theta)])
     x = np.array([np.cos(1.9), np.sin(1.9)])  # a unit vector that is no eigenvector
 
-    fig, axes = plt.subplots(1, 2, figsize=(10, 4.4), sharex=True, sharey=True, layout="constrained")
+    fig, axes = plt.subplots(1, 2, figsize=(10, 4.4), sharex=True, sharey=True,
+                             layout="constrained")
     arrow = dict(angles="xy", scale_units="xy", scale=1, width=0.01)
     edge = plt.rcParams["axes.edgecolor"]
     for ax, M, title in ((axes[0], np.eye(2), r"unit vectors $\mathbf{x}$"),
@@ -36,11 +37,10 @@ def make_figure():
             ax.plot(*np.outer(U[:, i], t), color=color, linestyle=":", linewidth=1.0)
             image = M @ U[:, i]
             ax.quiver(0, 0, *image, color=color, **arrow)
-            if M is A:
-                label = rf"$\mathbf{{A}}\mathbf{{u}}_{i + 1} = {eigenvalues[i]:g}\,\mathbf{{u}}_{i + 1}$"
-            else:
-                label = rf"$\mathbf{{u}}_{i + 1}$"
-            ax.annotate(label, image, xytext=(6, -14 if i else 4), textcoords="offset points", color=color)
+            u = rf"\mathbf{{u}}_{i + 1}"
+            label = rf"$\mathbf{{A}}{u} = {eigenvalues[i]:g}\,{u}$" if M is A else f"${u}$"
+            ax.annotate(label, image, xytext=(6, -14 if i else 4), textcoords="offset points",
+                        color=color)
         image = M @ x
         ax.quiver(0, 0, *image, color="C2", **arrow)
         ax.annotate(r"$\mathbf{A}\mathbf{x}$" if M is A else r"$\mathbf{x}$", image,
@@ -48,7 +48,8 @@ def make_figure():
         ax.axhline(0, color=plt.rcParams["grid.color"], linewidth=0.8, zorder=0)
         ax.axvline(0, color=plt.rcParams["grid.color"], linewidth=0.8, zorder=0)
         ax.set(aspect="equal", xlim=(-3, 3), ylim=(-2.3, 2.3), title=title)
-    fig.suptitle(r"$\mathbf{A}$ = [[2, 1], [0.5, 1.5]]: the eigenvectors keep their direction")
+    fig.suptitle(r"$\mathbf{A}$ = [[2, 1], [0.5, 1.5]]: "
+                 "the eigenvectors keep their direction")
     return fig
 
 

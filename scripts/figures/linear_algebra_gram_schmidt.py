@@ -34,8 +34,8 @@ def make_figure():
 
     def dashed_vector(ax, v, color, label, offset):
         ax.annotate("", xy=v, xytext=(0, 0),
-                    arrowprops=dict(arrowstyle="-|>", linestyle="--", color=color, linewidth=1.4,
-                                    shrinkA=0, shrinkB=0))
+                    arrowprops=dict(arrowstyle="-|>", linestyle="--", color=color,
+                                    linewidth=1.4, shrinkA=0, shrinkB=0))
         ax.annotate(label, v, xytext=offset, textcoords="offset points", color=color)
 
     ax = axes[0]
@@ -56,12 +56,13 @@ def make_figure():
         plt.Line2D([], [], color="C3", linestyle="--",
                    label=r"notes' formula ($\div\|\mathbf{v}_1\|$): not $\perp$"),
     ], loc="lower center")
-    ax.set_title(r"2. $\mathbf{v}_2 = \mathbf{x}_2 - \frac{\mathbf{x}_2\cdot\mathbf{v}_1}{\|\mathbf{v}_1\|^2}\mathbf{v}_1$")
+    ax.set_title(r"2. $\mathbf{v}_2 = \mathbf{x}_2 - "
+                 r"\frac{\mathbf{x}_2\cdot\mathbf{v}_1}{\|\mathbf{v}_1\|^2}\mathbf{v}_1$")
 
     ax = axes[2]
     theta = np.linspace(0, 2 * np.pi, 200)
-    ax.plot(np.cos(theta), np.sin(theta), color=plt.rcParams["axes.edgecolor"], alpha=0.5,
-            linewidth=1.0, label="unit circle")
+    ax.plot(np.cos(theta), np.sin(theta), color=plt.rcParams["axes.edgecolor"],
+            alpha=0.5, linewidth=1.0, label="unit circle")
     vector(ax, x1, "C0", r"$\mathbf{v}_1$", alpha=0.35, offset=(-4, 6))
     vector(ax, V[:, 1], "C4", r"$\mathbf{v}_2$", alpha=0.35, offset=(-18, 2))
     vector(ax, Q[:, 0], "C0", r"$\mathbf{q}_1$", offset=(2, -16))
