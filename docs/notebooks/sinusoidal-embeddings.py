@@ -110,7 +110,7 @@ ax.set(xlabel="pos₂", ylabel="pos₁");
 # ## Figure 4: the distance against the offset
 #
 # It does not depend on $t$ (rows 0 and 500 of the table coincide with the closed form),
-# and it grows with the offset, not linearly, staying below $\sqrt{d}$.
+# and it grows with the offset, not linearly, towards $\sqrt{d}$.
 
 # %%
 k = torch.arange(1000)
