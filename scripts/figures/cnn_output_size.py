@@ -3,10 +3,10 @@ r"""Output size of a convolution as a function of stride and padding.
 For an input of $n = 16$ cells and a kernel of size $k = 3$, the output size
 $\lfloor (n + 2p - k)/s \rfloor + 1$ (`mlnotes.cnn.conv_output_size`) against the
 padding $p$ for strides 1 to 4 (left) and against the stride $s$ for paddings 0 to 2
-(right). It never grows with the stride and never shrinks with the padding, but only
-at stride 1 does each extra cell of padding add cells to the output (two, one per
-side); at stride $s$ the output grows by one cell for every $s/2$ cells of padding,
-so one more cell of padding can leave it unchanged (flat steps on the left).
+(right). It never grows with the stride and never shrinks with the padding. Each
+extra cell of padding adds two output cells at stride 1 and one at stride 2; from
+stride 3 on it adds one for every $s/2$ cells on average, so one more cell of padding
+can leave the size unchanged (the flat steps on the left).
 """
 import matplotlib.pyplot as plt
 import numpy as np
