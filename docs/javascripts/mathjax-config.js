@@ -14,9 +14,13 @@ if (!(window.MathJax && window.MathJax.version)) {
       tags: "ams",               // \begin{equation} is numbered, \eqref links to it
     },
     options: {
-      // typeset only math: arithmatex spans and notebook markdown cells
-      ignoreHtmlClass: ".*|",
-      processHtmlClass: "arithmatex|jp-RenderedMarkdown|jp-MarkdownOutput",
+      // Typeset only math: arithmatex spans and notebook markdown cells (and LaTeX
+      // outputs). Every element with a class is skipped, with its descendants, unless
+      // the class is one of these. Not ".*|" (Material's docs): that also matches an
+      // element without a class, so the <p> of a notebook markdown cell was skipped and
+      // its $...$ left as text; arithmatex spans hold their TeX directly and did not care.
+      ignoreHtmlClass: ".+",
+      processHtmlClass: "arithmatex|jp-RenderedMarkdown|jp-MarkdownOutput|jp-RenderedLatex",
     },
     startup: {
       // the first page: typeset, then tell the browser tests that math is done
