@@ -125,3 +125,19 @@ def on_post_page(output: str, page, config, **kwargs):
     if marker not in output:
         raise PluginError(f"{uri}: no '{marker}' to put the notebook download button in")
     return output.replace(marker, marker + button, 1)
+
+
+# Search: the post and the notes are what a reader searches for. Their companion notebooks
+# and the API reference repeat their words, and a notebook's shorter title outranked its
+# page ("sinusoidal", "Gram-Schmidt"). Boost the reading pages, unless a page sets its
+# own `search: boost:` in its front matter (read by Material's search plugin).
+READING = ("blog/posts/", "notes/")
+READING_BOOST = 4.0
+
+
+def on_page_markdown(markdown: str, page, config, **kwargs):
+    if page.file.src_uri.startswith(READING):
+        search = page.meta.setdefault("search", {})
+        if isinstance(search, dict):
+            search.setdefault("boost", READING_BOOST)
+    return markdown
