@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -141,3 +142,18 @@ def on_page_markdown(markdown: str, page, config, **kwargs):
         if isinstance(search, dict):
             search.setdefault("boost", READING_BOOST)
     return markdown
+
+
+# Notebook pages: nbconvert's template adds a MathJax 2 configuration block
+# (<script type="text/x-mathjax-config">, calling MathJax.Hub.Config) after the
+# custom_mathjax_url script. It is inert on a full page load, but Material's instant
+# navigation re-runs the scripts of the page it swaps in without their `type`, so it ran
+# as JavaScript and threw (MathJax 3 has no MathJax.Hub). The site's MathJax 3 configuration
+# (javascripts/mathjax-config.js) does its job: drop the block.
+MATHJAX2_CONFIG = re.compile(r'<script type="text/x-mathjax-config">.*?</script>', re.S)
+
+
+def on_page_content(html: str, page, config, **kwargs):
+    if page.file.src_uri.startswith(NOTEBOOKS):
+        return MATHJAX2_CONFIG.sub("", html)
+    return html
