@@ -344,7 +344,7 @@ def distance_at_offset(k: float | Tensor, embed_dim: int, base: float = 10000.0)
     $$\|SE(t + k) - SE(t)\|_2 = 2\sqrt{\textstyle\sum_{i=0}^{d/2-1} \sin^2(\omega_i k / 2)}.$$
 
     It is 0 at $k = 0$, grows with $|k|$ (fast, then ever more slowly: not linearly),
-    and for large $|k|$ levels off below $\sqrt{d}$, with small oscillations.
+    and for large $|k|$ approaches $\sqrt{d}$ and oscillates around it.
 
     Args:
         k: an offset or a tensor of offsets, in positions.
@@ -399,7 +399,9 @@ def rounding_error(
         float64 tensor of shape `(n,)`.
 
     Raises:
-        ValueError: if a position is negative, or as [`frequencies`][mlnotes.embeddings.frequencies].
+        TypeError: if `dtype` is not a floating dtype.
+        ValueError: if a position is negative or beyond the largest finite `dtype`
+            value, or as [`frequencies`][mlnotes.embeddings.frequencies].
 
     Examples:
         >>> err = rounding_error([10, 10_000, 1_000_000], embed_dim=64)
@@ -413,6 +415,13 @@ def rounding_error(
     pos = torch.as_tensor(positions, dtype=torch.float64).reshape(-1)
     if pos.numel() and float(pos.min()) < 0:
         raise ValueError(f"positions must be non-negative, got {float(pos.min()):g}")
+    if not dtype.is_floating_point:
+        raise TypeError(f"dtype must be a floating dtype, got {dtype}")
+    if pos.numel() and float(pos.max()) > torch.finfo(dtype).max:
+        raise ValueError(
+            f"positions must be at most {torch.finfo(dtype).max:g}, the largest {dtype} "
+            f"(got {float(pos.max()):g}): the angle would be infinite"
+        )
     # the way Listing 1 does it: everything in `dtype`
     two_i = torch.arange(0, embed_dim, 2, dtype=dtype)
     omega_low = torch.exp(two_i * -(math.log(base) / embed_dim))

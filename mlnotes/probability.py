@@ -245,7 +245,9 @@ def central_interval(coverage: float = 0.95, mu: float = 0.0, sigma: float = 1.0
         raise TypeError(f"coverage must be a single number, got {coverage!r}")
     alpha = 1.0 - float(_check_probability(coverage, "coverage"))
     lo = normal_ppf(alpha / 2, mu, sigma)
-    hi = normal_ppf(1.0 - alpha / 2, mu, sigma)
+    # by symmetry, not as ppf(1 - alpha/2): 1 - alpha/2 rounds to 1.0 (an infinite
+    # upper end) for coverages within 1e-16 of 1, while the lower end stays finite
+    hi = mu + (mu - lo)
     return lo, hi
 
 

@@ -22,7 +22,8 @@ LEFTOVER_TEX = r"""() => {
     const article = document.querySelector('article').cloneNode(true);
     article.querySelectorAll('pre, code, mjx-container, script, style').forEach(e => e.remove());
     const text = article.textContent;
-    const hits = text.match(/\$\$|\\\(|\\\[|\\frac|\\begin\{|\\mathbf|\\sum|\\left/g) || [];
+    // $$, \( \[, $...$ (notebook cells), and the macros that must never show as text
+    const hits = text.match(/\$\$|\$[^$\n]{1,200}\$|\\\(|\\\[|\\[a-zA-Z]{2,}\{|\\(frac|sum|left|mathbf|omega|theta|lambda|sigma|mu|pi|alpha)\b/g) || [];
     return hits.slice(0, 5);
 }"""
 

@@ -220,5 +220,7 @@ def test_bad_types_and_bases():
         shift_matrix(float("nan"), 4)
     with pytest.raises(ValueError, match="positions must be non-negative"):
         rounding_error([-1], 4)
+    with pytest.raises(ValueError, match="positions must be at most 65504"):
+        rounding_error([70_000], 4, dtype=torch.float16)  # not a silent NaN
     with pytest.raises(TypeError, match="floating-point"):
         pairwise_distances(torch.ones(3, 3, dtype=torch.int64))
