@@ -1,8 +1,10 @@
 """MkDocs hooks (mkdocs.yml: `hooks:`): figures, self-hosted MathJax, notebook downloads.
 
-- on_config: key mkdocs-jupyter's execution cache on the `mlnotes` sources too, so a
-  notebook is re-executed when the library it calls changes (its own key covers only
-  the notebook file and the plugin options).
+- on_config: key mkdocs-jupyter's execution cache on the `mlnotes` sources each notebook
+  imports too (its own key covers only the notebook file and the plugin options), so
+  editing `mlnotes/cnn.py` re-executes only the notebooks that import `mlnotes.cnn`.
+  The imports are found as the figure builder finds a figure script's
+  (`build_figures.dependencies`: transitive, plus `__init__.py` and `plotting.py`).
 - on_pre_build: run `scripts/build_figures.py` (a no-op for figures that are up to
   date); a failing figure script fails the build and names itself. `mkdocs serve`
   watches `mlnotes/` and `scripts/` (mkdocs.yml: `watch:`), so an edit there rebuilds.
@@ -14,6 +16,7 @@
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import logging
 import re
 import subprocess
@@ -26,6 +29,7 @@ from mkdocs.structure.files import File, Files, InclusionLevel
 log = logging.getLogger("mkdocs.hooks.mlnotes")
 
 ROOT = Path(__file__).resolve().parent.parent
+BUILDER = ROOT / "scripts" / "build_figures.py"
 MATHJAX = ROOT / "node_modules" / "mathjax" / "es5"
 # tex-chtml.js plus what it loads on demand: TeX extensions (autoload), the CHTML fonts,
 # the menu and its accessibility extensions.
@@ -39,12 +43,50 @@ DOWNLOAD_ICON = (
 )
 
 
-def _tree_digest(folder: Path) -> str:
-    h = hashlib.sha256()
-    for path in sorted(folder.rglob("*.py")):
-        h.update(path.relative_to(folder).as_posix().encode())
-        h.update(path.read_bytes())
-    return h.hexdigest()[:16]
+def _builder():
+    """scripts/build_figures.py, loaded from this tree (its `dependencies` finds imports)."""
+    spec = importlib.util.spec_from_file_location("_mlnotes_build_figures", BUILDER)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def notebook_dependencies(nb_path: Path, builder=None) -> list[Path]:
+    """The `mlnotes` source files a notebook depends on, transitively, sorted.
+
+    Notebooks are jupytext `.py` files, parsed like figure scripts. A notebook that
+    does not parse as Python (an `.ipynb`, a syntax error) depends on all of `mlnotes/`.
+    """
+    builder = builder or _builder()
+    try:
+        return builder.dependencies(Path(nb_path))
+    except (SyntaxError, UnicodeDecodeError, ValueError):
+        return sorted(builder.PACKAGE.rglob("*.py"))
+
+
+def _dependency_aware_key(original, builder):
+    def compute_cache_key(nb_path, config, exec_nb):
+        h = hashlib.sha256(original(nb_path, config, exec_nb).encode())
+        for path in notebook_dependencies(Path(nb_path), builder):
+            h.update(f"\n--- {path.relative_to(builder.ROOT).as_posix()}\n".encode())
+            h.update(path.read_bytes())
+        return h.hexdigest()
+
+    compute_cache_key.__wrapped__ = original
+    return compute_cache_key
+
+
+def install_notebook_cache_key(builder=None):
+    """Make mkdocs-jupyter's cache key cover the `mlnotes` files each notebook imports.
+
+    Idempotent (`mkdocs serve` reloads the hooks on every rebuild): the plugin's own
+    key function is wrapped once, and a reload re-wraps the original.
+    """
+    from mkdocs_jupyter import plugin
+
+    original = getattr(plugin._compute_cache_key, "__wrapped__", plugin._compute_cache_key)
+    plugin._compute_cache_key = _dependency_aware_key(original, builder or _builder())
+    return plugin._compute_cache_key
 
 
 def on_config(config, **kwargs):
@@ -52,14 +94,13 @@ def on_config(config, **kwargs):
     if jupyter is not None and jupyter.config.get("cache"):
         base = Path(jupyter.config["cache_dir"])
         if not base.is_absolute():
-            base = ROOT / base
-        jupyter.config["cache_dir"] = str(base / f"mlnotes-{_tree_digest(ROOT / 'mlnotes')}")
+            jupyter.config["cache_dir"] = str(ROOT / base)
+        install_notebook_cache_key()
     return config
 
 
 def on_pre_build(config, **kwargs):
-    builder = ROOT / "scripts" / "build_figures.py"
-    result = subprocess.run([sys.executable, str(builder)], cwd=ROOT)
+    result = subprocess.run([sys.executable, str(BUILDER)], cwd=ROOT)
     if result.returncode:
         raise PluginError(
             "figure build failed: see the traceback above "

@@ -1,0 +1,89 @@
+"""The mkdocs hooks' notebook cache key: a notebook is re-executed only when it, or an
+`mlnotes` module it imports (transitively), changes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from mkdocs_jupyter import plugin
+
+import build_figures  # noqa: E402  (tests/conftest.py puts scripts/ on sys.path)
+import hooks  # noqa: E402
+
+# the plugin options its own key reads (values do not matter here, only that they are fixed)
+JUPYTER_OPTIONS = {
+    key: None
+    for key in (
+        "kernel_name", "theme", "allow_errors", "show_input", "no_input", "no_prompt",
+        "remove_tag_config", "highlight_extra_classes", "include_requirejs",
+        "custom_mathjax_url", "toc_depth",
+    )
+}
+
+
+@pytest.fixture
+def tree(tmp_path, monkeypatch):
+    """A scratch project: mlnotes/ (alpha imports beta; gamma stands alone) and a notebook."""
+    package = tmp_path / "mlnotes"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "plotting.py").write_text("STYLE = 1\n")
+    (package / "alpha.py").write_text("from . import beta\nA = 1\n")
+    (package / "beta.py").write_text("B = 2\n")
+    (package / "gamma.py").write_text("G = 3\n")
+    (tmp_path / "docs" / "notebooks").mkdir(parents=True)
+    monkeypatch.setattr(build_figures, "ROOT", tmp_path)
+    monkeypatch.setattr(build_figures, "PACKAGE", package)
+    # install_notebook_cache_key() replaces the plugin's function: put it back afterwards
+    monkeypatch.setattr(plugin, "_compute_cache_key", plugin._compute_cache_key)
+    return tmp_path
+
+
+def _notebook(tree: Path, body: str) -> Path:
+    path = tree / "docs" / "notebooks" / "nb.py"
+    path.write_text("# %% [markdown]\n# # A notebook\n\n# %%\n" + body)
+    return path
+
+
+def test_notebook_dependencies_follow_its_mlnotes_imports(tree):
+    nb = _notebook(tree, "from mlnotes.alpha import A\nimport numpy\n")
+    names = {p.name for p in hooks.notebook_dependencies(nb, build_figures)}
+    assert names == {"__init__.py", "plotting.py", "alpha.py", "beta.py"}
+
+
+def test_a_notebook_that_does_not_parse_depends_on_all_of_mlnotes(tree):
+    nb = _notebook(tree, "%timeit 1 + 1\n")  # a magic jupytext did not comment out
+    names = {p.name for p in hooks.notebook_dependencies(nb, build_figures)}
+    assert names == {"__init__.py", "plotting.py", "alpha.py", "beta.py", "gamma.py"}
+
+
+def test_cache_key_changes_only_with_the_notebook_and_what_it_imports(tree):
+    key = hooks.install_notebook_cache_key(build_figures)
+    nb = _notebook(tree, "from mlnotes.alpha import A\nprint(A)\n")
+
+    def current():
+        return key(str(nb), JUPYTER_OPTIONS, True)
+
+    first = current()
+    assert current() == first  # deterministic
+    (tree / "mlnotes" / "gamma.py").write_text("G = 4\n")  # not imported
+    (tree / "docs" / "page.md").write_text("# an edited page\n")
+    assert current() == first
+    (tree / "mlnotes" / "beta.py").write_text("B = 3\n")  # imported through alpha
+    second = current()
+    assert second != first
+    (tree / "mlnotes" / "plotting.py").write_text("STYLE = 2\n")
+    third = current()
+    assert third != second
+    nb.write_text(nb.read_text() + "print(A + 1)\n")  # the notebook itself
+    assert current() != third
+    # the plugin's own options still count
+    assert key(str(nb), JUPYTER_OPTIONS, False) != current()
+
+
+def test_installing_twice_wraps_the_plugin_key_once(tree):
+    original = plugin._compute_cache_key
+    hooks.install_notebook_cache_key(build_figures)
+    hooks.install_notebook_cache_key(build_figures)  # `mkdocs serve` reloads the hooks
+    assert plugin._compute_cache_key.__wrapped__ is original
