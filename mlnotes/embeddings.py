@@ -271,16 +271,23 @@ def shift_matrix(
     return torch.block_diag(*blocks).to(dtype)
 
 
-def pairwise_distances(embeddings: Tensor, *, chunk_size: int = 1024) -> Tensor:
+def pairwise_distances(embeddings: Tensor, *, chunk_size: int = 256) -> Tensor:
     r"""Euclidean distances between all pairs of rows of `embeddings`.
 
-    Uses $\|x - y\|^2 = \|x\|^2 + \|y\|^2 - 2\,x \cdot y$ with a matrix product,
-    accumulated in float64 one block of rows at a time, so it needs
-    $O(n^2 + n \cdot d)$ memory. The post's Listing 4 broadcasts the differences into an
-    $(n, n, d)$ tensor first: $O(n^2 d)$ memory, 4 GB at $n = d = 1000$ in float32.
+    Uses $\|x - y\|^2 = \|x\|^2 + \|y\|^2 - 2\,x \cdot y$ with a matrix product, one
+    block of rows at a time and only for the upper triangle (the lower one is its
+    mirror), so it needs $O(n^2 + n \cdot d)$ memory. The post's Listing 4 broadcasts the
+    differences into an $(n, n, d)$ tensor first: $O(n^2 d)$ memory, 4 GB at
+    $n = d = 1000$ in float32.
+
+    The product formula loses digits when $\|x - y\|^2$ is tiny next to
+    $\|x\|^2 + \|y\|^2$ (nearly equal rows: `torch.cdist` returns 0.5 for two rows
+    $10^{-3}$ apart with norms near 1700). Pairs with $\|x - y\|^2 < 10^{-2}\,(\|x\|^2 +
+    \|y\|^2)$ are therefore recomputed from their difference in float64.
 
     Args:
-        embeddings: tensor of shape `(n, d)`, floating point.
+        embeddings: tensor of shape `(n, d)`, floating point; float64 is computed in
+            float64, other dtypes in float32.
         chunk_size: rows computed per block (a memory/speed trade-off, not a result change).
 
     Returns:
@@ -298,6 +305,10 @@ def pairwise_distances(embeddings: Tensor, *, chunk_size: int = 1024) -> Tensor:
         tensor([[ 0.,  5., 10.],
                 [ 5.,  0.,  5.],
                 [10.,  5.,  0.]])
+        >>> far = torch.full((1, 3), 1000.0)
+        >>> near = torch.cat([far, far + 2**-10])   # rows 2**-10 apart in each coordinate
+        >>> round(pairwise_distances(near)[0, 1].item() / 2**-10, 4)   # sqrt(3)
+        1.7321
         >>> pairwise_distances(torch.zeros(3))
         Traceback (most recent call last):
         ...
@@ -313,26 +324,35 @@ def pairwise_distances(embeddings: Tensor, *, chunk_size: int = 1024) -> Tensor:
         raise ValueError(f"embeddings must be 2-D (n, d), got shape {tuple(embeddings.shape)}")
     if chunk_size <= 0:
         raise ValueError(f"chunk_size must be positive, got {chunk_size}")
-    x = embeddings.detach().to(torch.float64)
+    work = torch.float64 if embeddings.dtype == torch.float64 else torch.float32
+    x = embeddings.detach().to(work)
     sq = (x * x).sum(dim=1)
     n = x.shape[0]
-    out = torch.empty(n, n, dtype=embeddings.dtype, device=embeddings.device)
-    for start in range(0, n, chunk_size):
-        stop = min(start + chunk_size, n)
-        block = x[start:stop] @ x.T  # (rows, n) in float64
-        block.mul_(-2).add_(sq[start:stop, None]).add_(sq[None, :]).clamp_(min=0).sqrt_()
-        out[start:stop] = block
-    # rounding makes d(i, j) and d(j, i) differ in the last bit: average the two
-    for start in range(0, n, chunk_size):
-        stop = min(start + chunk_size, n)
-        upper, lower = out[start:stop, stop:], out[stop:, start:stop]
-        mean = (upper + lower.T) / 2
-        upper.copy_(mean)
-        lower.copy_(mean.T)
-        diag = out[start:stop, start:stop]
-        diag.copy_((diag + diag.T) / 2)
+    out = torch.empty(n, n, dtype=work, device=x.device)
+    near_i, near_j = [], []
+    for a in range(0, n, chunk_size):
+        b = min(a + chunk_size, n)
+        block = x[a:b] @ x[a:].T  # rows a..b against columns a..n: the upper triangle
+        norms = sq[a:b, None] + sq[None, a:]
+        block.mul_(-2).add_(norms)
+        i, j = (block < 1e-2 * norms).nonzero(as_tuple=True)
+        keep = a + i < a + j  # strictly above the diagonal
+        near_i.append(a + i[keep])
+        near_j.append(a + j[keep])
+        out[a:b, a:] = block
+        out[b:, a:b] = block[:, b - a :].T
+        square = out[a:b, a:b]  # mirror its upper triangle, so the result is symmetric
+        square.copy_(torch.triu(square) + torch.triu(square, 1).T)
+    i, j = torch.cat(near_i), torch.cat(near_j)
+    exact = embeddings.detach().to(torch.float64)
+    for s in range(0, i.numel(), 65536):
+        ii, jj = i[s : s + 65536], j[s : s + 65536]
+        d2 = ((exact[ii] - exact[jj]) ** 2).sum(dim=1).to(work)
+        out[ii, jj] = d2
+        out[jj, ii] = d2
+    out.clamp_(min=0).sqrt_()
     out.fill_diagonal_(0)
-    return out
+    return out.to(embeddings.dtype)
 
 
 def distance_at_offset(k: float | Tensor, embed_dim: int, base: float = 10000.0) -> Tensor:

@@ -182,11 +182,27 @@ def test_pairwise_distances_equal_the_broadcast_listing(n, d, seed):
 
 
 def test_pairwise_distances_keep_the_input_dtype_and_are_accurate_in_float32():
+    """float32 input is computed in float32: every distance within 1e-5 relative."""
     table = sinusoidal_embeddings(300, 1000)
     got = pairwise_distances(table)
     assert got.dtype == torch.float32 and got.shape == (300, 300)
     exact = broadcast_distances(table.double())
-    assert (got.double() - exact).abs().max() < 1e-5
+    off = ~torch.eye(300, dtype=torch.bool)
+    assert ((got.double() - exact).abs()[off] / exact[off]).max() < 1e-5
+    assert (got.diagonal() == 0).all()
+
+
+def test_pairwise_distances_are_exact_for_nearly_equal_rows():
+    """The product formula cancels for rows close together far from 0; torch.cdist returns
+    0.5 here. Such pairs are recomputed from their difference."""
+    x = torch.randn(200, 300, generator=torch.Generator().manual_seed(0)) * 100
+    x[1] = x[0] + 1e-3
+    x[150] = x[7] - 2e-3
+    exact = broadcast_distances(x.double())
+    got = pairwise_distances(x)
+    for i, j in ((0, 1), (7, 150)):
+        assert got[i, j].item() == pytest.approx(exact[i, j].item(), rel=1e-5)
+        assert got[j, i] == got[i, j]
 
 
 # --- rounding -----------------------------------------------------------------------
