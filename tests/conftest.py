@@ -88,3 +88,24 @@ def browser():
         chromium = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield chromium
         chromium.close()
+
+
+@pytest.fixture
+def scratch_package(tmp_path, monkeypatch) -> Path:
+    """A scratch project root whose `mlnotes/` has alpha (imports beta), beta and gamma.
+
+    `build_figures` (whose dependency tracking the figure and notebook caches share)
+    is pointed at it.
+    """
+    import build_figures
+
+    package = tmp_path / "mlnotes"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "plotting.py").write_text("STYLE = 1\n")
+    (package / "alpha.py").write_text("from . import beta\nA = 1\n")
+    (package / "beta.py").write_text("B = 2\n")
+    (package / "gamma.py").write_text("G = 3\n")
+    monkeypatch.setattr(build_figures, "ROOT", tmp_path)
+    monkeypatch.setattr(build_figures, "PACKAGE", package)
+    return tmp_path

@@ -50,23 +50,14 @@ def test_figure_script_runs_in_both_themes(name):
 
 
 @pytest.fixture
-def tree(tmp_path, monkeypatch):
-    """A scratch project: mlnotes/ with two modules, scripts/figures/, docs/figures/."""
-    package = tmp_path / "mlnotes"
-    package.mkdir()
-    (package / "__init__.py").write_text("")
-    (package / "plotting.py").write_text("STYLE = 1\n")
-    (package / "alpha.py").write_text("from . import beta\nA = 1\n")
-    (package / "beta.py").write_text("B = 2\n")
-    (package / "gamma.py").write_text("G = 3\n")
-    scripts = tmp_path / "scripts" / "figures"
+def tree(scratch_package, monkeypatch):
+    """The scratch project of conftest, with scripts/figures/ and docs/figures/."""
+    scripts = scratch_package / "scripts" / "figures"
     scripts.mkdir(parents=True)
-    monkeypatch.setattr(build_figures, "ROOT", tmp_path)
-    monkeypatch.setattr(build_figures, "PACKAGE", package)
     monkeypatch.setattr(build_figures, "SCRIPTS", scripts)
-    monkeypatch.setattr(build_figures, "OUT", tmp_path / "docs" / "figures")
-    monkeypatch.setattr(build_figures, "CACHE", tmp_path / ".cache" / "figures")
-    return tmp_path
+    monkeypatch.setattr(build_figures, "OUT", scratch_package / "docs" / "figures")
+    monkeypatch.setattr(build_figures, "CACHE", scratch_package / ".cache" / "figures")
+    return scratch_package
 
 
 def _script(tree: Path, name: str, body: str) -> Path:

@@ -23,21 +23,13 @@ JUPYTER_OPTIONS = {
 
 
 @pytest.fixture
-def tree(tmp_path, monkeypatch):
-    """A scratch project: mlnotes/ (alpha imports beta; gamma stands alone) and a notebook."""
-    package = tmp_path / "mlnotes"
-    package.mkdir()
-    (package / "__init__.py").write_text("")
-    (package / "plotting.py").write_text("STYLE = 1\n")
-    (package / "alpha.py").write_text("from . import beta\nA = 1\n")
-    (package / "beta.py").write_text("B = 2\n")
-    (package / "gamma.py").write_text("G = 3\n")
-    (tmp_path / "docs" / "notebooks").mkdir(parents=True)
-    monkeypatch.setattr(build_figures, "ROOT", tmp_path)
-    monkeypatch.setattr(build_figures, "PACKAGE", package)
+def tree(scratch_package, monkeypatch):
+    """The scratch project of conftest (alpha imports beta; gamma stands alone), with a
+    notebooks folder."""
+    (scratch_package / "docs" / "notebooks").mkdir(parents=True)
     # install_notebook_cache_key() replaces the plugin's function: put it back afterwards
     monkeypatch.setattr(plugin, "_compute_cache_key", plugin._compute_cache_key)
-    return tmp_path
+    return scratch_package
 
 
 def _notebook(tree: Path, body: str) -> Path:
