@@ -36,8 +36,9 @@ figures: deps  ## rebuild the figures whose inputs changed (ARGS="--force" or fi
 test: deps  ## unit tests, doctests (modules and pages), figure scripts, strict build, browser tests
 	$(VENV)/bin/pytest
 
-bench: deps  ## build, determinism and computation benchmarks (never asserted in tests)
-	$(PY) scripts/bench.py
+bench: deps  ## build, determinism, computation and page benchmarks (never asserted in tests)
+	$(PY) scripts/bench.py $(ARGS)
+	$(PY) scripts/bench_pages.py --json bench-results/pages.json
 
 clean:
 	rm -rf site .cache docs/figures docs/javascripts/mathjax
