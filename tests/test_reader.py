@@ -347,6 +347,7 @@ TOUR = [
     "notes/probability/",
     "notebooks/probability/",
     "notes/linear-algebra/",
+    "notes/probability/",  # again: its labels must not be "multiply defined"
     "notes/cnn/",
     "blog/",
     POST,
