@@ -12,11 +12,10 @@ would leave localhost is refused and reported.
 
 from __future__ import annotations
 
-import json
 import re
 from html import unescape
 from pathlib import Path
-from urllib.parse import unquote, urljoin, urlparse
+from urllib.parse import unquote, urlparse
 
 import pytest
 
