@@ -6,7 +6,8 @@ always switches and one who always stays, both playing the same seeded games
 $2/3$ and $1/3$ computed by Bayes' rule (`monty_hall_posterior`), drawn as dashed
 lines; the shaded band is $\pm 2$ standard errors, $2\sqrt{p(1-p)/n}$, around them
 (pointwise: a running rate can stay outside it for a while, as switching does here
-between about 20 and 200 games).
+between about 20 and 200 games). The curves are drawn at about 1,000 log-spaced values of
+$n$ (every game up to 143), which is all a log axis can show.
 """
 import matplotlib.pyplot as plt
 import numpy as np
@@ -18,6 +19,7 @@ N_GAMES = 100_000
 
 def make_figure():
     n = np.arange(1, N_GAMES + 1)
+    shown = np.unique(np.geomspace(1, N_GAMES, 1500).astype(int)) - 1   # indices to draw
     exact = monty_hall_posterior(chosen=1, opened=3)   # {1: 1/3, 2: 2/3, 3: 0}
     strategies = [("always switch", True, float(exact[2]), "C0"),
                   ("always stay", False, float(exact[1]), "C1")]
@@ -27,8 +29,9 @@ def make_figure():
         wins = monty_hall_wins(N_GAMES, switch=switch, seed=0)
         running_rate = np.cumsum(wins) / n
         band = 2 * np.sqrt(p * (1 - p) / n)
-        ax.fill_between(n, p - band, p + band, color=color, alpha=0.15, linewidth=0)
-        ax.plot(n, running_rate, color=color, label=f"{label}: {running_rate[-1]:.3f} after {N_GAMES:,} games")
+        ax.fill_between(n[shown], (p - band)[shown], (p + band)[shown], color=color, alpha=0.15, linewidth=0)
+        ax.plot(n[shown], running_rate[shown], color=color,
+                label=f"{label}: {running_rate[-1]:.3f} after {N_GAMES:,} games")
         ax.axhline(p, color=color, linestyle="--", linewidth=1.0)
         ax.annotate(f"exact {exact[2] if switch else exact[1]}", xy=(N_GAMES, p), xytext=(4, 0),
                     textcoords="offset points", va="center", color=color)
