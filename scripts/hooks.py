@@ -10,6 +10,8 @@
   watches `mlnotes/` and `scripts/` (mkdocs.yml: `watch:`), so an edit there rebuilds.
 - on_files: serve MathJax 3 from `node_modules/` as `javascripts/mathjax/` (no CDN),
   and add `notebooks/<name>.ipynb`, converted from each jupytext notebook, for download.
+- on_page_markdown: boost the post and the notes in search above their notebooks.
+- on_page_content: drop nbconvert's MathJax 2 configuration from notebook pages.
 - on_post_page: a download button on each notebook page.
 """
 
@@ -17,7 +19,6 @@ from __future__ import annotations
 
 import hashlib
 import importlib.util
-import logging
 import re
 import subprocess
 import sys
@@ -25,8 +26,6 @@ from pathlib import Path
 
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File, Files, InclusionLevel
-
-log = logging.getLogger("mkdocs.hooks.mlnotes")
 
 ROOT = Path(__file__).resolve().parent.parent
 BUILDER = ROOT / "scripts" / "build_figures.py"
