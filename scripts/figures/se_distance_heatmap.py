@@ -17,7 +17,7 @@ MAX_POS, EMBED_DIM = 1000, 1000
 
 def make_figure():
     table = sinusoidal_embeddings(MAX_POS, EMBED_DIM)  # (1000, 1000)
-    distances = pairwise_distances(table)  # (1000, 1000)
+    distances = pairwise_distances(table).numpy()  # (1000, 1000)
 
     fig, ax = plt.subplots(figsize=(6.4, 5.2))
     image = ax.imshow(distances, cmap="viridis", vmin=0, vmax=math.sqrt(EMBED_DIM),

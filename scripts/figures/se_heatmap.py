@@ -15,7 +15,7 @@ MAX_POS, EMBED_DIM = 100, 128
 
 
 def make_figure():
-    table = sinusoidal_embeddings(MAX_POS, EMBED_DIM)  # (100, 128)
+    table = sinusoidal_embeddings(MAX_POS, EMBED_DIM).numpy()  # (100, 128)
 
     fig, ax = plt.subplots(figsize=(8, 4))
     image = ax.imshow(table, aspect="auto", cmap="RdBu_r", vmin=-1, vmax=1,
