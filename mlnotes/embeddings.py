@@ -281,9 +281,10 @@ def pairwise_distances(embeddings: Tensor, *, chunk_size: int = 256) -> Tensor:
     $n = d = 1000$ in float32.
 
     The product formula loses digits when $\|x - y\|^2$ is tiny next to
-    $\|x\|^2 + \|y\|^2$ (nearly equal rows: `torch.cdist` returns 0.5 for two rows
-    that differ by $10^{-3}$ in each of 300 coordinates, 0.017 apart, with norms near 1700). Pairs with $\|x - y\|^2 < 10^{-2}\,(\|x\|^2 +
-    \|y\|^2)$ are therefore recomputed from their difference in float64.
+    $\|x\|^2 + \|y\|^2$ (nearly equal rows: for two rows with norms near 1700 that
+    differ by $10^{-3}$ in each of 300 coordinates, 0.017 apart, `torch.cdist` returns
+    0.5). Pairs with $\|x - y\|^2 < 10^{-2}\,(\|x\|^2 + \|y\|^2)$ are therefore
+    recomputed from their difference in float64.
 
     Args:
         embeddings: tensor of shape `(n, d)`, floating point; float64 is computed in
