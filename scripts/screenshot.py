@@ -40,6 +40,16 @@ class _QuietHandler(http.server.SimpleHTTPRequestHandler):
         pass
 
 
+# The TeX left as text in the article (code and typeset math removed): math MathJax did
+# not typeset. Catches $$, \( \[, $...$ (notebook cells) and TeX macros.
+LEFTOVER_TEX = r"""() => {
+    const article = (document.querySelector('article') || document.body).cloneNode(true);
+    article.querySelectorAll('pre, code, mjx-container, mjx-assistive-mml, script, style').forEach(e => e.remove());
+    const hits = article.textContent.match(/\$\$|\$[^$\n]{1,200}\$|\\\(|\\\[|\\[a-zA-Z]{2,}\{|\\(frac|sum|left|mathbf|omega|theta|lambda|sigma|mu|pi|alpha)\b/g) || [];
+    return hits.slice(0, 5);
+}"""
+
+
 def set_scheme(page, scheme: str) -> None:
     """Switch Material's palette to `default` (light) or `slate` (dark)."""
     page.evaluate(
@@ -84,6 +94,9 @@ def main(argv: list[str] | None = None) -> int:
             errors = page.locator("mjx-merror").count()
             if errors:
                 print(f"{path}: {errors} MathJax errors")
+            leftover = page.evaluate(LEFTOVER_TEX)
+            if leftover:
+                print(f"{path}: untypeset TeX in the text: {leftover}")
             stem = path.strip("/").replace("/", "_") or "index"
             for scheme, label in (("default", "light"), ("slate", "dark")):
                 set_scheme(page, scheme)

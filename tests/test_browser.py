@@ -11,21 +11,11 @@ from urllib.parse import urlparse
 
 import pytest
 
-from screenshot import wait_for_math
+from screenshot import LEFTOVER_TEX, wait_for_math
 
 pytestmark = pytest.mark.browser
 
 LOCAL_HOSTS = {"127.0.0.1", "localhost", "[::1]"}
-
-# Text of the article, minus code and typeset math: no TeX may be left in it.
-LEFTOVER_TEX = r"""() => {
-    const article = document.querySelector('article').cloneNode(true);
-    article.querySelectorAll('pre, code, mjx-container, script, style').forEach(e => e.remove());
-    const text = article.textContent;
-    // $$, \( \[, $...$ (notebook cells), and the macros that must never show as text
-    const hits = text.match(/\$\$|\$[^$\n]{1,200}\$|\\\(|\\\[|\\[a-zA-Z]{2,}\{|\\(frac|sum|left|mathbf|omega|theta|lambda|sigma|mu|pi|alpha)\b/g) || [];
-    return hits.slice(0, 5);
-}"""
 
 BROKEN_IMAGES = """() => [...document.querySelectorAll('article img')]
     .filter(img => !(img.complete && img.naturalWidth > 0))
@@ -86,17 +76,3 @@ def test_smoke_every_page(site, base_url, browser):
         if problems:
             failures[path] = problems
     assert not failures, "\n".join(f"{p}:\n  " + "\n  ".join(v) for p, v in failures.items())
-
-
-def test_the_post_typesets_its_numbered_equations(base_url, browser):
-    page, problems = open_page(browser, base_url + "blog/sinusoidal-embeddings/")
-    wait_for_math(page)
-    assert page.locator("mjx-container[display='true']").count() >= 10
-    # \eqref renders as a link to the equation's anchor
-    hrefs = page.eval_on_selector_all("mjx-container a[href^='#mjx-eqn']", "els => els.map(e => e.getAttribute('href'))")
-    assert hrefs, "no \\eqref links on the post"
-    for href in hrefs:
-        target = page.evaluate("id => !!document.getElementById(decodeURIComponent(id))", href[1:])
-        assert target, f"\\eqref link {href} has no target"
-    assert not problems, problems
-    page.context.close()

@@ -19,7 +19,7 @@ from urllib.parse import unquote, urlparse
 
 import pytest
 
-from screenshot import wait_for_math
+from screenshot import LEFTOVER_TEX, wait_for_math
 
 ROOT = Path(__file__).resolve().parent.parent
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
@@ -135,14 +135,6 @@ MATH_STATE = GLYPHS_JS + """
     };
 })()
 """
-
-LEFTOVER_TEX = r"""() => {
-    const article = document.querySelector('article').cloneNode(true);
-    article.querySelectorAll('pre, code, mjx-container, script, style, mjx-assistive-mml').forEach(e => e.remove());
-    const hits = article.textContent.match(/\$\$|\\\(|\\\[|\\frac|\\begin\{|\\mathbf|\\sum|\\left|\\eqref/g) || [];
-    return hits.slice(0, 5);
-}"""
-
 
 def math_state(page) -> dict:
     return page.evaluate(MATH_STATE)
