@@ -256,14 +256,10 @@ def _function(kind: str, d: int):
     if kind == "cdist":
         return (lambda x: torch.cdist(x, x)), table, "torch.cdist(x, x)"
     if kind == "broadcast":
-        try:
-            sys.path.insert(0, str(LISTINGS))
-            from listing_4 import broadcast_distances
+        sys.path.insert(0, str(LISTINGS))
+        from listing_4 import broadcast_distances
 
-            return broadcast_distances, table, "docs/blog/posts/sinusoidal-embeddings/listing_4.py"
-        except Exception:  # the listing is not there (yet): the same computation
-            return ((lambda x: torch.norm(x[:, None] - x[None], dim=-1)), table,
-                    "local torch.norm(x[:, None] - x[None], dim=-1)")
+        return broadcast_distances, table, "docs/blog/posts/sinusoidal-embeddings/listing_4.py"
     if kind == "embeddings":
         return (lambda n: sinusoidal_embeddings(n, d)), int, "mlnotes.embeddings.sinusoidal_embeddings"
     if kind == "listing_1":
