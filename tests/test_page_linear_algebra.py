@@ -110,10 +110,22 @@ def test_the_notes_projection_breaks_orthogonality_unless_the_norm_is_one():
 
 
 def test_gram_schmidt_columns_are_orthonormal_up_to_rounding():
-    """Added paragraph: the columns of gram_schmidt(X) are orthonormal up to rounding."""
+    """Added paragraph: the columns of gram_schmidt(X) are orthonormal up to rounding on the
+    page's matrix."""
     X = np.array([[1.0, 1.0, 0.0], [1.0, 0.0, 1.0], [0.0, 1.0, 1.0], [1.0, 1.0, 1.0]])
     Q = gram_schmidt(X)
     assert np.abs(Q.T @ Q - np.eye(3)).max() < 1e-14
+
+
+def test_gram_schmidt_loses_orthogonality_on_the_hilbert_matrix_where_qr_does_not():
+    """Added paragraph: "not on every matrix: on the 8 x 8 Hilbert matrix (condition number
+    1.5e10) they are orthogonal only to about 1e-7, where numpy.linalg.qr stays below 1e-15"."""
+    H = scipy.linalg.hilbert(8)
+    assert 1.4e10 < np.linalg.cond(H) < 1.6e10
+    error = np.abs(gram_schmidt(H).T @ gram_schmidt(H) - np.eye(8)).max()
+    assert 1e-8 < error < 1e-6  # "about 1e-7"
+    Q, _ = np.linalg.qr(H)
+    assert np.abs(Q.T @ Q - np.eye(8)).max() < 1e-15
 
 
 @pytest.mark.parametrize("n", [3, 5, 7, 9])
@@ -192,6 +204,37 @@ def test_diagonalize_also_refuses_nearly_parallel_eigenvectors():
     assert lam[0] != lam[1]  # distinct eigenvalues: diagonalizable in exact arithmetic
     with pytest.raises(ValueError):
         diagonalize(A)
+
+
+def test_diagonalize_accepts_a_defective_matrix_whose_eigenvectors_come_out_nearly_parallel():
+    """Added paragraph: diagonalize "accepts some defective ones": [[3, 1], [-1, 1]] has the
+    double eigenvalue 2 and the single eigenvector direction (1, -1), yet rounding gives
+    two distinct eigenvalues and an invertible-looking U."""
+    A = np.array([[3.0, 1.0], [-1.0, 1.0]])
+    # defective in exact arithmetic: (lambda - 2)^2 and A - 2I of rank 1, nullspace (1, -1)
+    assert np.allclose(np.poly(A), [1.0, -4.0, 4.0])
+    assert np.linalg.matrix_rank(A - 2 * np.eye(2)) == 1
+    assert np.allclose((A - 2 * np.eye(2)) @ [1.0, -1.0], 0.0)
+    lam, U = diagonalize(A)  # no ValueError
+    assert lam[0] != lam[1]
+    assert np.linalg.cond(U) < 1e10
+    assert np.allclose(np.abs(U[:, 0] @ U[:, 1]), 1.0)  # unit columns, nearly parallel
+
+
+def test_the_summed_projection_can_be_right_for_one_y_without_orthogonal_vectors():
+    """Added paragraph: summed projections give the projection "of every y" only for
+    orthogonal vectors; for a single y (here one orthogonal to the span) they can agree."""
+    A = np.array([[1.0, 0.0], [1.0, 1.0], [0.0, 2.0]])
+    y = np.cross(A[:, 0], A[:, 1])  # orthogonal to both columns
+    summed = sum((y @ a) / (a @ a) * a for a in A.T)
+    assert np.allclose(summed, project(y, A))
+    # ... and for every y they agree only when the vectors are orthogonal: the summed map
+    # is sum a a^T / |a|^2, the projection is Q Q^T
+    summed_map = sum(np.outer(a, a) / (a @ a) for a in A.T)
+    Q = gram_schmidt(A)
+    assert not np.allclose(summed_map, Q @ Q.T)
+    V = gram_schmidt(A, normalize=False)
+    assert np.allclose(sum(np.outer(a, a) / (a @ a) for a in V.T), Q @ Q.T)
 
 
 def test_distinct_eigenvalues_and_symmetric_matrices_are_diagonalizable():
