@@ -4,6 +4,10 @@ The page says: "When the dilated kernel is longer than the padded input, there i
 position where it fits and no output: PyTorch raises a `RuntimeError`,
 `conv_output_size` a `ValueError`." These tests check both halves on every small
 configuration with an empty output, and that a bad argument is named in the error.
+They also check the quantifiers of the stride correction and of the receptive-field
+paragraph: the receptive field *can* have gaps; a larger stride never shrinks a later
+receptive field and widens it behind any kernel wider than one pixel; an undilated
+kernel skips pixels exactly when s > k, a dilated one can at s = k.
 """
 
 from __future__ import annotations
@@ -13,7 +17,7 @@ import itertools
 import pytest
 import torch
 
-from mlnotes.cnn import conv_output_size
+from mlnotes.cnn import conv_output_size, kernel_positions, receptive_field
 
 EMPTY = [
     (n, k, p, d)
@@ -56,3 +60,57 @@ def test_same_padding_needs_an_undilated_kernel():
     # the dilated version of "same" padding is p = d (k - 1) / 2
     assert all(conv_output_size(32, k, padding=d * (k - 1) // 2, dilation=d) == 32
                for k in (1, 3, 5) for d in (1, 2, 3))
+
+
+def _inputs_read(kernel_sizes, strides, dilations, n=200):
+    """Indices of the inputs that output 0 of a stack of conv1d layers depends on (autograd)."""
+    x = torch.ones(1, 1, n, dtype=torch.float64, requires_grad=True)
+    h = x
+    for k, s, d in zip(kernel_sizes, strides, dilations):
+        h = torch.nn.functional.conv1d(h, torch.ones(1, 1, k, dtype=torch.float64), stride=s, dilation=d)
+    h[0, 0, 0].backward()
+    return torch.nonzero(x.grad[0, 0]).flatten().tolist()
+
+
+@pytest.mark.parametrize(
+    ("stack", "gaps"),
+    [
+        (([3], [1], [2]), True),                # one dilated layer: taps 0, 2, 4
+        (([2, 3], [3, 1], [1, 1]), True),       # a stride larger than the kernel, then a layer
+        (([2, 2, 2], [1, 1, 1], [1, 2, 4]), False),  # WaveNet-style dilations: 8 contiguous inputs
+        (([3, 3], [1, 1], [1, 2]), False),      # a dilated layer over an undilated one
+        (([2], [3], [1]), False),               # the last layer's stride changes nothing
+    ],
+)
+def test_the_receptive_field_can_but_need_not_have_gaps(stack, gaps):
+    """The page: "with dilations, or strides larger than the kernels, the region can have
+    gaps"; its formula gives the span, from the first input read to the last."""
+    read = _inputs_read(*stack)
+    span = read[-1] - read[0] + 1
+    assert span == receptive_field(*stack)
+    assert (len(read) < span) is gaps
+
+
+def test_a_stride_never_shrinks_later_receptive_fields_and_widens_them_behind_a_kernel_wider_than_one():
+    """The stride correction: a greater stride never makes later features more localized,
+    and makes them less localized as soon as a later kernel is wider than one pixel."""
+    for kernels in itertools.product((1, 2, 3), repeat=3):
+        for s in (1, 2, 3):
+            narrow = receptive_field(list(kernels), [s, 1, 1])
+            wide = receptive_field(list(kernels), [s + 1, 1, 1])
+            assert wide >= narrow
+            assert (wide > narrow) is any(k > 1 for k in kernels[1:])
+    assert receptive_field([3, 1], [2, 1]) == receptive_field([3, 1], [1, 1]) == 3
+
+
+def test_a_dilated_kernel_can_skip_pixels_when_the_stride_equals_the_kernel():
+    """The stride correction's Check: "for an undilated kernel", pixels are skipped only
+    once s > k; a dilated kernel of size 2 at stride 2 never reads the odd inputs."""
+    read = {i for row in kernel_positions(10, 2, stride=2, dilation=2) for i in row}
+    assert sorted(set(range(10)) - read) == [1, 3, 5, 7, 9]
+    for n, k, s in itertools.product(range(4, 12), range(1, 5), range(1, 6)):
+        if k > n or conv_output_size(n, k, stride=s) < 2:
+            continue  # skipping needs two positions to skip between
+        read = {i for row in kernel_positions(n, k, stride=s) for i in row}
+        last = max(read)
+        assert (set(range(last + 1)) - read != set()) is (s > k)

@@ -7,6 +7,8 @@
   door the host opens" (all six cases), against a brute-force enumeration of the games.
 - The symmetry correction: the pdf of N(mu, sigma^2) is even exactly when mu = 0,
   whatever sigma.
+- The Poisson correction's "at a fixed lambda the error falls like 1/N" (and not at a
+  fixed theta); sources.md's "p(H = h) = 1/2 ... conditional on C = 1"; the probit note.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ import pytest
 from scipy import stats
 
 from mlnotes.distributions import (
+    binomial_poisson_distance,
     bernoulli_mean_var,
     binomial_mean_var,
     geometric_mean_var,
@@ -105,3 +108,38 @@ def test_normal_pdf_is_not_even_when_mu_is_not_zero(mu):
     assert normal_pdf(1.0, mu, 1.0) != pytest.approx(normal_pdf(-1.0, mu, 1.0))
     lo, hi = normal_ppf(0.025, mu, 1.0), normal_ppf(0.975, mu, 1.0)
     assert hi == pytest.approx(2 * mu - lo)
+
+
+def test_poisson_error_falls_like_one_over_n_at_fixed_lambda_only():
+    """The Poisson correction: "at a fixed lambda the error falls like 1/N". At a fixed
+    theta (lambda = N theta grows) it does not fall at all."""
+    ns = [100, 1000, 10000]
+    scaled = [n * binomial_poisson_distance(3.0, n) for n in ns]   # N * d_TV at lambda = 3
+    assert max(scaled) / min(scaled) < 1.02
+    fixed_theta = [binomial_poisson_distance(0.1 * n, n) for n in ns]
+    assert min(fixed_theta) > 0.025
+    assert fixed_theta[0] / fixed_theta[-1] < 1.02
+
+
+def test_monty_hall_host_probability_is_conditional_on_the_first_choice():
+    """sources.md, correction 6: p(H = 2) = 1/2 given C = 1, 1/3 for a uniform first choice."""
+    def p_host_opens(door, chosen):
+        total = Fraction(0)
+        for prize in (1, 2, 3):
+            options = [d for d in (1, 2, 3) if d not in (chosen, prize)]
+            if door in options:
+                total += Fraction(1, 3) * Fraction(1, len(options))
+        return total
+
+    assert p_host_opens(2, chosen=1) == Fraction(1, 2)
+    assert sum(Fraction(1, 3) * p_host_opens(2, chosen=c) for c in (1, 2, 3)) == Fraction(1, 3)
+
+
+@pytest.mark.parametrize(("mu", "sigma"), [(0.0, 1.0), (3.0, 2.0), (-1.0, 0.5)])
+def test_the_normal_ppf_is_the_probit_rescaled(mu, sigma):
+    """The probit note: the probit is Phi^{-1}; the ppf of N(mu, sigma^2) is
+    mu + sigma Phi^{-1}(z), which is the probit only for mu = 0, sigma = 1."""
+    z = np.array([0.01, 0.2, 0.5, 0.9, 0.999])
+    probit = stats.norm.ppf(z)
+    np.testing.assert_allclose(normal_ppf(z, mu, sigma), mu + sigma * probit, rtol=1e-12, atol=1e-12)
+    assert np.allclose(normal_ppf(z, mu, sigma), probit) is (mu == 0.0 and sigma == 1.0)
