@@ -114,3 +114,23 @@ def test_a_dilated_kernel_can_skip_pixels_when_the_stride_equals_the_kernel():
         read = {i for row in kernel_positions(n, k, stride=s) for i in row}
         last = max(read)
         assert (set(range(last + 1)) - read != set()) is (s > k)
+
+
+@pytest.mark.parametrize("k", [2, 3, 4, 5, 7])
+def test_border_pixels_are_read_less_and_same_padding_centres_every_pixel(k):
+    """The page: at stride 1 without padding, a pixel near the border is read by fewer
+    kernel positions than one in the middle of a large input (a corner pixel by a single
+    one), and a kernel of odd size is never centred on it; with "same" padding, every
+    pixel is the centre of one position."""
+    for n in range(2 * k - 1, 2 * k + 8):
+        positions = kernel_positions(n, k)
+        reads = [sum(i in row for row in positions) for i in range(n)]
+        assert reads[0] == reads[-1] == 1
+        assert max(reads) == k and reads[k - 1] == k       # a pixel in the middle
+        assert all(reads[i] < k for i in range(k - 1))      # the k - 1 pixels at the border
+        if k % 2:
+            half = (k - 1) // 2
+            centres = {row[half] for row in positions}
+            assert all(i not in centres for i in range(half))
+            same = {row[half] for row in kernel_positions(n, k, padding=half)}
+            assert same == set(range(n))
