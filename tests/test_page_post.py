@@ -39,11 +39,11 @@ def test_row_helper_is_the_library_table():
 
 # "Each float32 entry is then off by at most half a float32 step, 2^-25, plus the float64
 # angle's own error, below pos · 2^-52" (section "float32 rounding", added on this site).
-@pytest.mark.parametrize("d", [64, 128])
-def test_float32_table_error_bound_against_40_digit_arithmetic(d):
+@pytest.mark.parametrize("d, n", [(4, 50), (64, 50), (128, 50), (1024, 6)])
+def test_float32_table_error_bound_against_40_digit_arithmetic(d, n):
     mpmath.mp.dps = 40
     rng = random.Random(d)
-    positions = [rng.randrange(10**7) for _ in range(50)] + [10**7 - 1, 10**8, 10**9]
+    positions = [rng.randrange(10**7) for _ in range(n)] + [10**7 - 1, 10**8, 10**9]
     omegas = [mpmath.power(10000, mpmath.mpf(-2 * i) / d) for i in range(d // 2)]
     worst = 0.0
     for pos in positions:
@@ -71,16 +71,30 @@ def test_float32_positions_collide_from_2_to_the_24():
     assert torch.tensor(2**24 + 1).float().item() == 2**24
 
 
+def _smallest_up_to_a_million(d: int) -> float:
+    # a million offsets, in blocks (the closed form holds a (n, d/2) float64 tensor)
+    return min(distance_at_offset(torch.arange(a, a + 100_000), d).min().item()
+               for a in range(1, 1_000_001, 100_000))
+
+
 @pytest.mark.parametrize("d", [16, 32, 64, 128])
-def test_from_d_16_on_neighbours_are_the_closest_pair_up_to_a_million(d):
-    # correction-dimensions: "for d = 16, no closer than neighbours" (among 100 000 on the
-    # page; checked here up to a million offsets for d = 16 ... 128)
+def test_from_d_16_on_neighbours_are_the_closest_pair_among_100_000(d):
+    # correction-dimensions (Check): for d = 16 and 32 the closest of the first 100 001
+    # positions are neighbours; so for 64 and 128 (sources.md, correction 9)
     dist = distance_at_offset(torch.arange(1, 100_001), d)
     assert int(dist.argmin()) == 0
-    # a million offsets, in blocks (the closed form holds a (n, d/2) float64 tensor)
-    smallest = min(distance_at_offset(torch.arange(a, a + 100_000), d).min().item()
-                   for a in range(1, 1_000_001, 100_000))
-    assert smallest > 0.8
+
+
+@pytest.mark.parametrize("d", [32, 64, 128])
+def test_from_d_32_on_neighbours_are_the_closest_pair_up_to_a_million(d):
+    assert _smallest_up_to_a_million(d) == pytest.approx(distance_at_offset(1, d).item())
+
+
+def test_for_d_16_a_pair_less_than_a_million_apart_is_closer_than_neighbours():
+    # sources.md, correction 9: "for d = 16 two positions less than a million apart come
+    # 0.88 close, nearer than neighbours, 1.01"
+    smallest, neighbours = _smallest_up_to_a_million(16), distance_at_offset(1, 16).item()
+    assert round(smallest, 2) == 0.88 and round(neighbours, 2) == 1.01
 
 
 @pytest.mark.parametrize("d", [4, 8])
@@ -118,6 +132,13 @@ def test_figure_2_alt_text_right_columns_nearly_constant():
     signs = torch.sign(se[1:, 0])
     changes = int((signs[1:] != signs[:-1]).sum())
     assert 20 < changes < 50
+
+
+def test_correction_9_rows_0_and_99_differ_by_up_to_1_6_in_dimensions_0_to_3_only():
+    se = sinusoidal_embeddings(100, 128, dtype=torch.float64)
+    diff = (se[0] - se[99]).abs()
+    assert round(diff[:4].max().item(), 1) == 1.6
+    assert diff.max() > 1.9  # over all dimensions they differ by more: hence "0 to 3"
 
 
 def test_figure_3_and_4_distance_is_not_monotonic_but_grows_overall():
