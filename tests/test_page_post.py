@@ -58,6 +58,17 @@ def test_float32_table_error_bound_against_40_digit_arithmetic(d, n):
     assert worst > 0.5, worst
 
 
+@pytest.mark.parametrize("d", [128, 1000, 4096])
+def test_listing_1_angle_carries_a_small_multiple_of_2_to_the_minus_24(d):
+    # "The angle pos · ω_i carries a relative error of a small multiple of that (2^-24)"
+    two_i = torch.arange(0, d, 2, dtype=torch.float32)
+    omega32 = torch.exp(two_i * -(math.log(10000.0) / d))  # as Listing 1
+    pos = torch.arange(1, 20_001, dtype=torch.float32)[:, None]
+    exact = pos.double() * frequencies(d)
+    rel = (((pos * omega32).double() - exact).abs() / exact).max().item() / 2**-24
+    assert 2 < rel < 16, rel  # more than one rounding, but a small multiple
+
+
 def test_listing_1_style_float32_is_far_worse_at_a_million():
     # "where Listing 1 is off by 10^-2 at position 10^6"
     err = rounding_error([10**6], 128)[0].item()
