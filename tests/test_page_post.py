@@ -1,0 +1,170 @@
+"""Claims of the post (`docs/blog/posts/sinusoidal-embeddings.md`) that guard, not teach.
+
+The post's worked examples are doctests on the page; what only guards a sentence the
+site wrote (a bound, an alt text, a quantifier) is checked here, at the generality the
+sentence states.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+
+import mpmath
+import pytest
+import torch
+
+from mlnotes.embeddings import (
+    distance_at_offset,
+    frequencies,
+    rounding_error,
+    sinusoidal_embeddings,
+)
+
+
+def _row_float32(pos: int, d: int) -> list[float]:
+    """Row `pos` as `sinusoidal_embeddings` computes it (float64 angles, float32 cast),
+    without building the rows before it."""
+    angles = torch.tensor(float(pos), dtype=torch.float64) * frequencies(d)
+    row = torch.empty(d, dtype=torch.float64)
+    row[0::2], row[1::2] = torch.sin(angles), torch.cos(angles)
+    return row.to(torch.float32).double().tolist()
+
+
+def test_row_helper_is_the_library_table():
+    table = sinusoidal_embeddings(1000, 64)
+    for pos in (0, 1, 517, 999):
+        assert _row_float32(pos, 64) == table[pos].double().tolist()
+
+
+# "Each float32 entry is then off by at most half a float32 step, 2^-25, plus the float64
+# angle's own error, below pos · 2^-52" (section "float32 rounding", added on this site).
+@pytest.mark.parametrize("d, n", [(4, 50), (64, 50), (128, 50), (1024, 6)])
+def test_float32_table_error_bound_against_40_digit_arithmetic(d, n):
+    mpmath.mp.dps = 40
+    rng = random.Random(d)
+    positions = [rng.randrange(10**7) for _ in range(n)] + [10**7 - 1, 10**8, 10**9]
+    omegas = [mpmath.power(10000, mpmath.mpf(-2 * i) / d) for i in range(d // 2)]
+    worst = 0.0
+    for pos in positions:
+        row = _row_float32(pos, d)
+        bound = 2.0**-25 + pos * 2.0**-52
+        for i, w in enumerate(omegas):
+            angle = pos * w
+            for j, exact in ((2 * i, mpmath.sin(angle)), (2 * i + 1, mpmath.cos(angle))):
+                worst = max(worst, float(abs(mpmath.mpf(row[j]) - exact)) / bound)
+    assert worst <= 1.0, worst
+    # ... and the bound is not vacuous: half a float32 step is actually reached
+    assert worst > 0.5, worst
+
+
+@pytest.mark.parametrize("d", [128, 1000, 4096])
+def test_listing_1_angle_carries_a_small_multiple_of_2_to_the_minus_24(d):
+    # "The angle pos · ω_i carries a relative error of a small multiple of that (2^-24)"
+    two_i = torch.arange(0, d, 2, dtype=torch.float32)
+    omega32 = torch.exp(two_i * -(math.log(10000.0) / d))  # as Listing 1
+    pos = torch.arange(1, 20_001, dtype=torch.float32)[:, None]
+    exact = pos.double() * frequencies(d)
+    rel = (((pos * omega32).double() - exact).abs() / exact).max().item() / 2**-24
+    assert 2 < rel < 16, rel  # more than one rounding, but a small multiple
+
+
+def test_listing_1_style_float32_is_far_worse_at_a_million():
+    # "where Listing 1 is off by 10^-2 at position 10^6"
+    err = rounding_error([10**6], 128)[0].item()
+    assert 1e-2 <= err < 1e-1
+
+
+def test_float32_positions_collide_from_2_to_the_24():
+    # "torch.arange(max_pos).float() rounds 2^24 + 1 to 2^24", and not before
+    below = torch.arange(2**24 - 4, 2**24 + 1).float()
+    assert below.unique().numel() == below.numel()
+    assert torch.tensor(2**24 + 1).float().item() == 2**24
+
+
+def _smallest_up_to_a_million(d: int) -> float:
+    # a million offsets, in blocks (the closed form holds a (n, d/2) float64 tensor)
+    return min(distance_at_offset(torch.arange(a, a + 100_000), d).min().item()
+               for a in range(1, 1_000_001, 100_000))
+
+
+@pytest.mark.parametrize("d", [16, 32, 64, 128])
+def test_from_d_16_on_neighbours_are_the_closest_pair_among_100_000(d):
+    # correction-dimensions (Check): for d = 16 and 32 the closest of the first 100 001
+    # positions are neighbours; so for 64 and 128 (sources.md, correction 9)
+    dist = distance_at_offset(torch.arange(1, 100_001), d)
+    assert int(dist.argmin()) == 0
+
+
+@pytest.mark.parametrize("d", [32, 64, 128])
+def test_from_d_32_on_neighbours_are_the_closest_pair_up_to_a_million(d):
+    assert _smallest_up_to_a_million(d) == pytest.approx(distance_at_offset(1, d).item())
+
+
+def test_for_d_16_a_pair_less_than_a_million_apart_is_closer_than_neighbours():
+    # sources.md, correction 9: "for d = 16 two positions less than a million apart come
+    # 0.88 close, nearer than neighbours, 1.01"
+    smallest, neighbours = _smallest_up_to_a_million(16), distance_at_offset(1, 16).item()
+    assert round(smallest, 2) == 0.88 and round(neighbours, 2) == 1.01
+
+
+@pytest.mark.parametrize("d", [4, 8])
+def test_small_d_lets_distant_positions_come_close(d):
+    dist = distance_at_offset(torch.arange(1, 100_001), d)
+    assert dist.min() < 0.04
+    assert int(dist.argmin()) + 1 > 10_000
+
+
+def test_longest_period_reaches_2pi_10000_only_for_large_d():
+    # correction-periodicity: the last period is 2π·10000^((d-2)/d), not "almost 2π·10000"
+    last = {d: 2 * math.pi / frequencies(d)[-1].item() for d in (4, 8, 128)}
+    assert last[4] < 0.011 * 2 * math.pi * 10000
+    assert last[128] > 2 * math.pi * 10000 / 1.2
+
+
+def test_10000_to_the_2i_over_d_is_rational_exactly_when_8i_over_d_is_an_integer():
+    # correction-injectivity (Check): 10000^(2i/d) = 10^(8i/d)
+    for d in (8, 16, 128):
+        for i in range(d // 2):
+            value = mpmath.power(10, mpmath.mpf(8 * i) / d)
+            is_integer = abs(value - mpmath.nint(value)) < mpmath.mpf(10) ** -30
+            assert is_integer == ((8 * i) % d == 0), (d, i)
+
+
+# Alt texts and captions of the figures (they describe what the scripts draw).
+
+def test_figure_2_alt_text_right_columns_nearly_constant():
+    se = sinusoidal_embeddings(100, 128, dtype=torch.float64)
+    right = se[:, 90:]
+    assert (right - right[0]).abs().max() < 0.2  # "from about column 90 on ... nearly constant"
+    left = se[:, 60]
+    assert (left - left[0]).abs().max() > 0.9  # ... and not from column 60 on
+    # "in the first columns the colour changes every few rows" (not every row)
+    signs = torch.sign(se[1:, 0])
+    changes = int((signs[1:] != signs[:-1]).sum())
+    assert 20 < changes < 50
+
+
+def test_correction_9_rows_0_and_99_differ_by_up_to_1_6_in_dimensions_0_to_3_only():
+    se = sinusoidal_embeddings(100, 128, dtype=torch.float64)
+    diff = (se[0] - se[99]).abs()
+    assert round(diff[:4].max().item(), 1) == 1.6
+    assert diff.max() > 1.9  # over all dimensions they differ by more: hence "0 to 3"
+
+
+def test_figure_3_and_4_distance_is_not_monotonic_but_grows_overall():
+    dist = distance_at_offset(torch.arange(1000), 1000)
+    decreases = (dist[1:] < dist[:-1]).nonzero().flatten()
+    assert decreases.numel() > 0 and int(decreases[0]) == 68
+    assert 19.5 < dist[25] < 21  # alt text of Figure 4: "about 20 by k = 25"
+    assert 28 < dist[950:].min() and dist[950:].max() < 29  # "between 28 and 29 near k = 999"
+    assert dist.max() < math.sqrt(1000)
+
+
+def test_figure_5_alt_text_ends():
+    for d in (128, 512):
+        assert 4e-8 < rounding_error([1], d)[0] < 6e-8  # "about 5e-8 at position 1"
+        # "to between 0.2 and 0.7 near 10 million": the figure's last three positions
+        positions = torch.logspace(0, 7, 120).round().unique()  # as the figure script
+        end = rounding_error(positions[-3:], d)
+        assert positions[-3] > 7e6 and 0.2 <= end.min() and end.max() <= 0.7
