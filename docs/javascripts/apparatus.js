@@ -1,11 +1,14 @@
 // Typeset the math in Material's tooltips: instant previews (links with `data-preview`:
 // a section or an equation of another page) and footnote tooltips (citations).
 //
-// Material builds a preview from the target page's HTML as served, before MathJax, and
-// appends it to <body> as `.md-tooltip2`; nothing typesets it, so the TeX shows raw.
-// Material's own MathJax recipe only re-typesets on document$ (a page change), not on a
-// tooltip (squidfunk/mkdocs-material#8036 asks the same for the table of contents:
-// rich content outside the article is not rendered). So: watch <body> for tooltips and
+// Material builds a preview from the target page's HTML as served, before MathJax
+// (Material 9.8.1, src/templates/assets/javascripts/components/content/link/index.ts:
+// it clones the target and its section into a tooltip), and appends it to <body> as
+// `.md-tooltip2`. It emits no document$ for it, so Material's MathJax recipe never
+// typesets it and the TeX shows raw. No upstream issue asks for this yet (searched
+// squidfunk/mkdocs-material; the nearest, mkdocs/mkdocs#3936 and
+// squidfunk/mkdocs-material#8036, are about math in the table of contents). So: watch
+// <body> for tooltips and
 // typeset each one once. The preview of an equation is the copy that Material makes of
 // its target as an <h3>: unwrap it, and typeset the block with the equation numbers its
 // own page gives it (`data-eqn-start`, counted by scripts/site/apparatus.py), without its
@@ -24,15 +27,17 @@
     }
   }
 
+  // Material copies the preview's target into an <h3>. When the target is one of our
+  // wrappers (an equation, or a correction box: scripts/site/apparatus.py), show the
+  // block itself, and only it, not the rest of its section.
   function prepare(tooltip) {
-    // an equation preview: Material copied the target (our wrapper) into an <h3>
     for (const h3 of tooltip.querySelectorAll("h3")) {
-      if (h3.querySelector(".arithmatex")) {
+      const first = h3.firstElementChild;
+      if (first && /^(DIV|DETAILS|P)$/.test(first.tagName)) {
         const box = document.createElement("div");
-        box.className = "mlnotes-equation-preview";
+        box.className = "mlnotes-block-preview";
         box.append(...h3.childNodes);
         h3.replaceWith(box);
-        // keep only the equation (and its "Computed by" line), not the rest of the section
         while (box.nextElementSibling) box.nextElementSibling.remove();
       }
     }
@@ -43,9 +48,12 @@
 
   function typeset(tooltip) {
     if (tooltip.dataset.mlnotesTypeset || !window.MathJax || !MathJax.startup) return;
-    if (!tooltip.querySelector(".arithmatex")) return;
     tooltip.dataset.mlnotesTypeset = "pending";
     prepare(tooltip);
+    if (!tooltip.querySelector(".arithmatex")) {
+      tooltip.dataset.mlnotesTypeset = "done";
+      return;
+    }
     MathJax.startup.promise
       .then(() => {
         const tags = texTags();

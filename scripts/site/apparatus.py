@@ -184,7 +184,7 @@ def add_references(markdown: str, bib: Bibliography, keys: list[str]) -> str:
     heading = REFERENCES_HEADING.search(markdown)
     if heading:
         return markdown[: heading.end()] + block + markdown[heading.end() :]
-    return markdown.rstrip() + "\n\n## References {#references}" + block
+    return markdown.rstrip() + "\n\n## References" + block
 
 
 # ---------------------------------------------------------------------------------------
@@ -358,6 +358,38 @@ def add_equation_ids(content: str, numbers: dict[str, int] | None = None) -> str
         return f'<div class="mlnotes-equation" id="{html.escape(labels[0])}">{extra}{block}</div>'
 
     return ARITHMATEX_BLOCK.sub(replace, content)
+
+
+EMPTY_ANCHOR = re.compile(r'<p><a id="([^"]+)"></a></p>\s*(?=<(div|details)\b)')
+TAG = re.compile(r"<(/?)(div|details)\b[^>]*>")
+
+
+def anchor_next_block(content: str) -> str:
+    """Move an empty anchor (`<a id="x"></a>` alone in a paragraph) onto a wrapper of the block after it.
+
+    The pages mark a correction box with an empty anchor before it. Material's instant
+    preview shows the anchored element and its following siblings: for an empty
+    anchor alone in its paragraph that is nothing, an empty tooltip. With the id on a
+    wrapper around the box, the preview shows the box.
+    """
+    out, pos = [], 0
+    for m in EMPTY_ANCHOR.finditer(content):
+        if m.start() < pos:
+            continue
+        tag, depth, end = m.group(2), 0, None
+        for t in TAG.finditer(content, m.end()):
+            if t.group(2) != tag:
+                continue
+            depth += -1 if t.group(1) else 1
+            if depth == 0:
+                end = t.end()
+                break
+        if end is None:
+            continue
+        out += [content[pos : m.start()], f'<div class="mlnotes-anchor" id="{m.group(1)}">', content[m.end() : end], "</div>"]
+        pos = end
+    out.append(content[pos:])
+    return "".join(out)
 
 
 # mkdocstrings-python renders an unknown Google section ("Equation:") as an admonition
@@ -556,7 +588,7 @@ def on_page_markdown(markdown: str, page, config, files, **kwargs):
 
 def on_page_content(content: str, page, config, files, **kwargs):
     numbers = _state.setdefault("numbers", {})[page.file.src_uri] = {}
-    return add_equation_ids(content, numbers)
+    return anchor_next_block(add_equation_ids(content, numbers))
 
 
 def on_post_page(output: str, page, config, **kwargs):
