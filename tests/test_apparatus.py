@@ -261,6 +261,28 @@ def test_equation_link_preview_is_typeset_and_numbered_as_its_page(base_url, bro
     page.close()
 
 
+# For each display block: the hook's count of the numbered equations before it, and the
+# first equation number MathJax gives the block (from its assistive MathML).
+BLOCK_NUMBERS = """() => [...document.querySelectorAll('.arithmatex[data-eqn-start]')].map(div => {
+    const tag = div.querySelector('mjx-assistive-mml mlabeledtr > mtd:first-child');
+    return [Number(div.dataset.eqnStart), tag ? tag.textContent.trim() : null];
+}).filter(([, tag]) => tag !== null)"""
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("path", ["blog/sinusoidal-embeddings/", "notes/probability/", "notes/linear-algebra/", "notes/cnn/"])
+def test_build_time_equation_numbers_match_mathjax(base_url, browser, path):
+    """Previews and the API reference's links number equations as their page does."""
+    page = browser.new_page()
+    page.goto(base_url + path)
+    wait_for_math(page)
+    blocks = page.evaluate(BLOCK_NUMBERS)
+    assert blocks, f"{path}: no numbered display equation"
+    wrong = [(start, tag) for start, tag in blocks if tag != f"({start + 1})"]
+    assert not wrong, f"{path}: (count before the block, MathJax's first tag): {wrong[:5]}"
+    page.close()
+
+
 @pytest.mark.browser
 def test_equation_preview_on_keyboard_focus_and_after_instant_navigation(base_url, browser):
     page = browser.new_page(viewport={"width": 1200, "height": 900})
