@@ -314,6 +314,7 @@ def test_cross_page_previews_show_their_target_typeset(base_url, browser):
     tip = _preview(page, page.locator('article a[data-preview][href$="notes/probability/#correction-pdf"]').first)
     text = tip.inner_text()
     assert text.startswith("Correction: the pdf is a density"), text[:200]
+    assert "???" not in text, "an \\eqref to the previewed page is unresolved"
     assert tip.locator("mjx-container").count() >= 1 and tip.locator("mjx-merror").count() == 0
     assert not re.search(r"\\\(|\\\[|\\frac|\\begin", text), text[:300]
     page.mouse.move(0, 0)

@@ -42,7 +42,11 @@
       }
     }
     for (const el of tooltip.querySelectorAll(".arithmatex")) {
-      el.textContent = el.textContent.replace(/\\label\{[^}]*\}/g, "");
+      // an \eqref to the previewed page: its number there (data-eqrefs, from the hook)
+      const numbers = Object.fromEntries((el.dataset.eqrefs || "").split(";").filter(Boolean).map((p) => p.split("=")));
+      el.textContent = el.textContent
+        .replace(/\\label\{[^}]*\}/g, "")
+        .replace(/\\eqref\{([^}]*)\}/g, (ref, label) => (label in numbers ? `\\text{(${numbers[label]})}` : ref));
     }
   }
 

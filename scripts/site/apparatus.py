@@ -360,6 +360,27 @@ def add_equation_ids(content: str, numbers: dict[str, int] | None = None) -> str
     return ARITHMATEX_BLOCK.sub(replace, content)
 
 
+EQREF = re.compile(r"\\eqref\{([^}]*)\}")
+ARITHMATEX_ANY = re.compile(r'<(span|div) class="arithmatex"([^>]*)>(.*?)</\1>', re.S)
+
+
+def annotate_eqrefs(content: str, numbers: dict[str, int]) -> str:
+    r"""Give each math element that has `\eqref{label}`s `data-eqrefs="label=N;..."`.
+
+    On its page MathJax resolves an `\eqref`; in an instant preview on another page the
+    label is unknown ("(???)"). javascripts/apparatus.js replaces it there with `(N)`.
+    """
+
+    def replace(m: re.Match) -> str:
+        refs = [label for label in EQREF.findall(m.group(3)) if label in numbers]
+        if not refs or "data-eqrefs" in m.group(2):
+            return m.group(0)
+        value = ";".join(f"{html.escape(label)}={numbers[label]}" for label in dict.fromkeys(refs))
+        return f'<{m.group(1)} class="arithmatex"{m.group(2)} data-eqrefs="{value}">{m.group(3)}</{m.group(1)}>'
+
+    return ARITHMATEX_ANY.sub(replace, content)
+
+
 EMPTY_ANCHOR = re.compile(r'<p><a id="([^"]+)"></a></p>\s*(?=<(div|details)\b)')
 TAG = re.compile(r"<(/?)(div|details)\b[^>]*>")
 
@@ -437,6 +458,7 @@ _mlnotes_theme = _mlnotes_style({theme!r})  # kept: a collected context manager 
 _mlnotes_theme.__enter__()
 """
 PLOT_ALT = "Plot drawn by the code cell above ({theme} theme)"
+NOTEBOOK_FORMAT = 1  # the version of merge_themes' output, part of the notebooks' cache key
 
 
 def execute_notebook(path: Path, theme: str, timeout: int = 600):
@@ -492,9 +514,10 @@ def _notebook_key(path: Path) -> str:
     import matplotlib
 
     h = hashlib.sha256(path.read_bytes())
-    for dep in sorted((ROOT / PACKAGE).glob("*.py")) + [Path(__file__)]:
+    for dep in sorted((ROOT / PACKAGE).glob("*.py")):
         h.update(dep.name.encode() + b"\0" + dep.read_bytes())
-    h.update(matplotlib.__version__.encode())
+    # what this module does to a notebook: bump NOTEBOOK_FORMAT when merge_themes changes
+    h.update(f"{SETUP_CELL}{PLOT_ALT}{NOTEBOOK_FORMAT}{matplotlib.__version__}".encode())
     return h.hexdigest()
 
 
@@ -588,7 +611,8 @@ def on_page_markdown(markdown: str, page, config, files, **kwargs):
 
 def on_page_content(content: str, page, config, files, **kwargs):
     numbers = _state.setdefault("numbers", {})[page.file.src_uri] = {}
-    return anchor_next_block(add_equation_ids(content, numbers))
+    content = add_equation_ids(content, numbers)
+    return anchor_next_block(annotate_eqrefs(content, numbers))
 
 
 def on_post_page(output: str, page, config, **kwargs):
