@@ -310,7 +310,7 @@ def test_cross_page_previews_show_their_target_typeset(base_url, browser):
     page.goto(base_url + "sources/")
     wait_for_math(page)
     # a link from the sources page to a correction box of a notes page (an empty anchor
-    # before the box: the hook moves its id onto a wrapper of the box)
+    # before the box: the hook moves its id onto the box)
     tip = _preview(page, page.locator('article a[data-preview][href$="notes/probability/#correction-pdf"]').first)
     text = tip.inner_text()
     assert text.startswith("Correction: the pdf is a density"), text[:200]
@@ -382,3 +382,19 @@ def test_notebook_plots_follow_the_palette(site, base_url, browser, name):
     outputs = [o for c in download["cells"] if c["cell_type"] == "code" for o in c["outputs"]]
     assert any("image/png" in o.get("data", {}) for o in outputs)
     page.close()
+
+
+@pytest.mark.browser
+def test_on_a_touch_screen_an_equation_link_navigates(base_url, browser):
+    context = browser.new_context(has_touch=True, is_mobile=True, viewport={"width": 360, "height": 740})
+    page = context.new_page()
+    page.goto(base_url + "reference/cnn/")
+    wait_for_math(page)
+    link = page.locator("a.mlnotes-equation-link").first
+    link.scroll_into_view_if_needed()
+    link.tap()
+    page.wait_for_url("**/notes/cnn/#eq:cnn-output-size", timeout=10000)
+    wait_for_math(page)
+    box = page.locator('[id="eq:cnn-output-size"]').bounding_box()
+    assert box and 0 <= box["y"] < 740, f"the equation is not in view after the tap: {box}"
+    context.close()

@@ -27,15 +27,17 @@
     }
   }
 
-  // Material copies the preview's target into an <h3>. When the target is one of our
-  // wrappers (an equation, or a correction box: scripts/site/apparatus.py), show the
-  // block itself, and only it, not the rest of its section.
+  // Material copies the preview's target into an <h3>. When the target is a block (an
+  // equation's wrapper, or a correction box: scripts/site/apparatus.py), show the block
+  // itself, and only it, not the rest of its section.
   function prepare(tooltip) {
     for (const h3 of tooltip.querySelectorAll("h3")) {
       const first = h3.firstElementChild;
-      if (first && /^(DIV|DETAILS|P)$/.test(first.tagName)) {
-        const box = document.createElement("div");
-        box.className = "mlnotes-block-preview";
+      if (first && /^(DIV|DETAILS|P|SUMMARY)$/.test(first.tagName)) {
+        // a correction box: rebuild it as it is on its page (its tag and class)
+        const box = document.createElement(first.dataset.box === "details" ? "details" : "div");
+        box.className = `${first.dataset.boxClass || ""} mlnotes-block-preview`.trim();
+        if (box.tagName === "DETAILS") box.open = true;
         box.append(...h3.childNodes);
         h3.replaceWith(box);
         while (box.nextElementSibling) box.nextElementSibling.remove();
@@ -79,4 +81,38 @@
       }
     }
   }).observe(document.body, { childList: true });
+})();
+
+// A link to an equation (#eq:label, the wrapper the hook puts around it) lands before
+// MathJax has typeset the page: the browser (or Material's instant navigation) scrolls
+// to the raw TeX, and typesetting then moves the equation. Scroll to it again once the
+// page is typeset (mathjax-config.js counts typesets in window.mlnotesTypeset; it does
+// the same for MathJax's own #mjx-eqn anchors).
+(function () {
+  if (window.mlnotesEquationAnchors) return;
+  window.mlnotesEquationAnchors = true;
+  let wanted = null;
+
+  function want(hash) {
+    const id = decodeURIComponent(hash.slice(1));
+    if (!id.startsWith("eq:")) return;
+    wanted = { id, after: window.mlnotesTypeset || 0, until: Date.now() + 15000 };
+    const poll = () => {
+      if (!wanted || wanted.id !== id) return;
+      if ((window.mlnotesTypeset || 0) > wanted.after) {
+        const target = document.getElementById(id);
+        if (target) target.scrollIntoView({ block: "center" });
+        wanted = null;
+      } else if (Date.now() < wanted.until) {
+        setTimeout(poll, 100);
+      }
+    };
+    poll();
+  }
+
+  want(location.hash);
+  document.addEventListener("click", (ev) => {
+    const link = ev.target instanceof Element && ev.target.closest("a[href*='#eq:']");
+    if (link) want(new URL(link.href).hash);
+  }, true);
 })();

@@ -30,9 +30,29 @@ so the strict build fails naming the function, page and label), (b) renders the 
 in the API reference as a link to the equation, with Material's instant preview, and
 (c) puts under the equation on its page a line "Computed by <function>" that links to
 the function in the API reference (through mkdocs-autorefs, which fails the strict
-build if the function is not documented). The equation's display block gets the HTML
-id of its label (`id="eq:cnn-output-size"`), so links and previews find it before
-MathJax runs.
+build if the function is not documented). The equation's display block is wrapped in
+an element with the HTML id of its label (`id="eq:cnn-output-size"`), so links and
+previews find it before MathJax runs.
+
+Previews
+--------
+Material's instant previews (`material.extensions.preview` in mkdocs.yml, and the
+`data-preview` this hook puts on the API reference's equation links) show the target of
+a link in a tooltip. The hook prepares the pages for them: every display block carries
+`data-eqn-start` (how many numbered equations precede it, so that a preview numbers it
+as its page does), math with `\eqref`s carries `data-eqrefs` (their numbers on the page),
+and an empty anchor before a correction box moves onto a wrapper of the box.
+javascripts/apparatus.js typesets the tooltips.
+
+Notebooks that follow the theme
+-------------------------------
+With mkdocs-jupyter's `execute: false`, the hook executes each `docs/notebooks/*.py`
+itself, twice (nbclient), under `mlnotes.plotting.style("light")` and `style("dark")`,
+caches the result in `.cache/apparatus/notebooks/` (keyed on the notebook, the `mlnotes`
+sources and the hook's notebook format), and hands mkdocs-jupyter a notebook whose plot
+outputs hold both images (`#only-light` / `#only-dark`, switched with the palette as
+the site's figures are). The download `notebooks/<name>.ipynb` is the executed
+notebook with its (light) outputs.
 """
 
 from __future__ import annotations
@@ -381,36 +401,31 @@ def annotate_eqrefs(content: str, numbers: dict[str, int]) -> str:
     return ARITHMATEX_ANY.sub(replace, content)
 
 
-EMPTY_ANCHOR = re.compile(r'<p><a id="([^"]+)"></a></p>\s*(?=<(div|details)\b)')
-TAG = re.compile(r"<(/?)(div|details)\b[^>]*>")
+EMPTY_ANCHOR = re.compile(
+    r'<p><a id="(?P<id>[^"]+)"></a></p>\s*<(?P<tag>div|details)(?P<attrs>(?![^>]*\bid=)[^>]*)>\s*<(?P<first>[a-z]+)'
+)
 
 
 def anchor_next_block(content: str) -> str:
-    """Move an empty anchor (`<a id="x"></a>` alone in a paragraph) onto a wrapper of the block after it.
+    """Move an empty anchor (`<a id="x"></a>` alone in a paragraph) onto the box after it.
 
     The pages mark a correction box with an empty anchor before it. Material's instant
     preview shows the anchored element and its following siblings: for an empty
-    anchor alone in its paragraph that is nothing, an empty tooltip. With the id on a
-    wrapper around the box, the preview shows the box.
+    anchor alone in its paragraph that is nothing, an empty tooltip. With the id on
+    the box, the preview shows the box; Material copies only its content, so its first
+    child records the box's tag and class (`data-box`, `data-box-class`) for
+    javascripts/apparatus.js to rebuild it.
     """
-    out, pos = [], 0
-    for m in EMPTY_ANCHOR.finditer(content):
-        if m.start() < pos:
-            continue
-        tag, depth, end = m.group(2), 0, None
-        for t in TAG.finditer(content, m.end()):
-            if t.group(2) != tag:
-                continue
-            depth += -1 if t.group(1) else 1
-            if depth == 0:
-                end = t.end()
-                break
-        if end is None:
-            continue
-        out += [content[pos : m.start()], f'<div class="mlnotes-anchor" id="{m.group(1)}">', content[m.end() : end], "</div>"]
-        pos = end
-    out.append(content[pos:])
-    return "".join(out)
+
+    def replace(m: re.Match) -> str:
+        cls = re.search(r'class="([^"]*)"', m.group("attrs"))
+        box_class = html.escape(cls.group(1)) if cls else ""
+        return (
+            f'<{m.group("tag")} id="{m.group("id")}"{m.group("attrs")}>'
+            f'<{m.group("first")} data-box="{m.group("tag")}" data-box-class="{box_class}"'
+        )
+
+    return EMPTY_ANCHOR.sub(replace, content)
 
 
 # mkdocstrings-python renders an unknown Google section ("Equation:") as an admonition
