@@ -398,3 +398,34 @@ def test_on_a_touch_screen_an_equation_link_navigates(base_url, browser):
     box = page.locator('[id="eq:cnn-output-size"]').bounding_box()
     assert box and 0 <= box["y"] < 740, f"the equation is not in view after the tap: {box}"
     context.close()
+
+
+# A preview as Material builds it (the target's content copied into an <h3> of a
+# `.md-tooltip2` appended to <body>), for an equation that is not the first of its page.
+FAKE_PREVIEW = """async ([url, id]) => {
+    const doc = new DOMParser().parseFromString(await (await fetch(url)).text(), 'text/html');
+    const target = doc.querySelector(`[id="${id}"]`);
+    const tip = document.createElement('div');
+    tip.className = 'md-tooltip2';
+    const h3 = document.createElement('h3');
+    h3.innerHTML = target.innerHTML;
+    tip.append(h3);
+    document.body.append(tip);
+    for (let i = 0; i < 150 && tip.dataset.mlnotesTypeset !== 'done'; i++) await new Promise(r => setTimeout(r, 100));
+    const tag = tip.querySelector('mjx-assistive-mml mlabeledtr > mtd:first-child');
+    return {state: tip.dataset.mlnotesTypeset, tag: tag && tag.textContent.trim(), errors: tip.querySelectorAll('mjx-merror').length};
+}"""
+
+
+@pytest.mark.browser
+def test_a_preview_numbers_an_equation_as_its_page_does(base_url, browser):
+    page = browser.new_page()
+    page.goto(base_url + "notes/probability/")
+    wait_for_math(page)
+    on_its_page = page.evaluate(EQUATION_TAG, "mjx-eqn:eq:prob-bayes")
+    assert on_its_page not in ("", "(1)"), on_its_page  # not trivially the first equation
+    page.goto(base_url + "reference/cnn/")  # a page with no numbered equation of its own
+    wait_for_math(page)
+    preview = page.evaluate(FAKE_PREVIEW, [base_url + "notes/probability/", "eq:prob-bayes"])
+    assert preview == {"state": "done", "tag": on_its_page, "errors": 0}
+    page.close()
