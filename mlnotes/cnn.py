@@ -82,6 +82,9 @@ def conv_output_size(
         ...
         ValueError: the output would be empty: the kernel spans dilation*(kernel_size - 1) + 1 = 5 positions but the padded input has n + 2*padding = 4 (n=4, kernel_size=5, stride=1, padding=0, dilation=1)
 
+    Equation:
+        notes/cnn.md#eq:cnn-output-size
+
     References:
         Notes, "Convolutional Neural Networks" (stride, padding). Dumoulin and Visin,
         *A guide to convolution arithmetic for deep learning*, 2016, relationship 15;

@@ -1,0 +1,638 @@
+r"""MkDocs hook (mkdocs.yml `hooks:`): the study apparatus. Citations and equation <-> code.
+
+Citations (BibTeX, formatted by pybtex)
+---------------------------------------
+A page cites a work of `docs/references.bib` by key, in pandoc's syntax:
+
+    [@vaswani2017]                  -> (Vaswani et al., 2017)
+    [@vaswani2017, sec. 3.5]        -> (Vaswani et al., 2017, sec. 3.5)
+    [@dumoulin2016; @goodfellow2016, ch. 9]
+                                    -> (Dumoulin and Visin, 2016; Goodfellow et al., 2016, ch. 9)
+    Vaswani et al. [-@vaswani2017]  -> Vaswani et al. (2017)
+
+Each author-year text links to the work's entry in a "References" section at the end
+of the page, generated from the bib file (pybtex's plain style); a page that already has
+a `## References` heading gets the list under it. The link carries Material's
+`footnote-ref` class, so `content.footnote.tooltips` shows the full entry on hover and
+keyboard focus. A key that is not in the bib file is a warning, which fails
+`mkdocs build --strict`. Code blocks and inline code are left alone.
+
+Equation <-> code
+-----------------
+A docstring names the equation(s) it computes in a Google-style section::
+
+    Equation:
+        notes/cnn.md#eq:cnn-output-size
+
+one `page#label` a line: the page's path under `docs/` and the `\label{...}` of a display
+equation on it. The hook (a) checks that the page exists and has that label (a warning,
+so the strict build fails naming the function, page and label), (b) renders the section
+in the API reference as a link to the equation, with Material's instant preview, and
+(c) puts under the equation on its page a line "Computed by <function>" that links to
+the function in the API reference (through mkdocs-autorefs, which fails the strict
+build if the function is not documented). The equation's display block is wrapped in
+an element with the HTML id of its label (`id="eq:cnn-output-size"`), so links and
+previews find it before MathJax runs.
+
+Previews
+--------
+Material's instant previews (`material.extensions.preview` in mkdocs.yml, and the
+`data-preview` this hook puts on the API reference's equation links) show the target of
+a link in a tooltip. The hook prepares the pages for them: every display block carries
+`data-eqn-start` (how many numbered equations precede it, so that a preview numbers it
+as its page does), math with `\eqref`s carries `data-eqrefs` (their numbers on the page),
+and an empty anchor before a correction box moves onto a wrapper of the box.
+javascripts/apparatus.js typesets the tooltips.
+
+Notebooks that follow the theme
+-------------------------------
+With mkdocs-jupyter's `execute: false`, the hook executes each `docs/notebooks/*.py`
+itself, twice (nbclient), under `mlnotes.plotting.style("light")` and `style("dark")`,
+caches the result in `.cache/apparatus/notebooks/` (keyed on the notebook, the `mlnotes`
+sources and the hook's notebook format), and hands mkdocs-jupyter a notebook whose plot
+outputs hold both images (`#only-light` / `#only-dark`, switched with the palette as
+the site's figures are). The download `notebooks/<name>.ipynb` is the executed
+notebook with its (light) outputs.
+"""
+
+from __future__ import annotations
+
+import ast
+import html
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from mkdocs.plugins import get_plugin_logger
+from mkdocs.utils import get_relative_url
+
+log = get_plugin_logger("apparatus")
+
+ROOT = Path(__file__).resolve().parents[2]
+BIB_NAME = "references.bib"
+PACKAGE = "mlnotes"
+
+# ---------------------------------------------------------------------------------------
+# Citations
+# ---------------------------------------------------------------------------------------
+
+# A bracketed citation: one or more `@key` items separated by `;`, each with an optional
+# prefix and locator. Not a link text (`[...](` / `[...][`), not a footnote (`[^`).
+CITE = re.compile(r"(?<![\\!\]])\[(?!\^)([^\[\]\n]*?-?@[A-Za-z0-9_][^\[\]\n]*?)\](?![(\[:])")
+ITEM = re.compile(r"^\s*(?P<prefix>[^@]*?)\s*(?P<suppress>-?)@(?P<key>[A-Za-z0-9_][\w:.+/-]*?)\s*(?:,\s*(?P<locator>.+?))?\s*$")
+FENCE = re.compile(r"^(\s*)(`{3,}|~{3,})")
+INLINE_CODE = re.compile(r"(`+)(?:(?!\1).)+?\1")
+REFERENCES_HEADING = re.compile(r"^##\s+References\s*(\{[^}]*\})?\s*$", re.M)
+
+
+def _latex_to_text(value) -> str:
+    from pybtex.richtext import Text
+
+    return Text.from_latex(str(value)).render_as("text")
+
+
+@dataclass
+class Bibliography:
+    """The entries of a BibTeX file, with author-year labels and formatted entries."""
+
+    entries: dict
+
+    @classmethod
+    def load(cls, path: Path) -> "Bibliography":
+        from pybtex.database import parse_file
+
+        return cls(dict(parse_file(str(path)).entries))
+
+    def authors(self, key: str) -> str:
+        entry = self.entries[key]
+        persons = entry.persons.get("author") or entry.persons.get("editor") or []
+        names = [_latex_to_text(" ".join(p.prelast_names + p.last_names)) for p in persons]
+        if not names:
+            return _latex_to_text(entry.fields.get("organization", key))
+        if len(names) == 1:
+            return names[0]
+        if len(names) == 2:
+            return f"{names[0]} and {names[1]}"
+        return f"{names[0]} et al."
+
+    def year(self, key: str) -> str:
+        return self.entries[key].fields.get("year", "n.d.")
+
+    def label(self, key: str) -> str:
+        return f"{self.authors(key)}, {self.year(key)}"
+
+    def formatted(self, keys) -> dict[str, str]:
+        """Full entries as HTML (pybtex plain style), by key."""
+        from pybtex.backends.html import Backend
+        from pybtex.style.formatting.plain import Style
+
+        entries = [self.entries[k] for k in keys]
+        backend = Backend()
+        return {e.key: e.text.render(backend).replace("\n", " ") for e in Style().format_entries(entries)}
+
+
+def _mask_code(markdown: str) -> tuple[str, list[str]]:
+    """Replace fenced blocks and inline code with placeholders (restored by `_unmask`)."""
+    saved: list[str] = []
+
+    def keep(text: str) -> str:
+        saved.append(text)
+        return f"\x00{len(saved) - 1}\x00"
+
+    out, block, fence = [], [], None
+    for line in markdown.splitlines(keepends=True):
+        m = FENCE.match(line)
+        if fence is None and m:
+            fence, block = m.group(2), [line]
+        elif fence is not None:
+            block.append(line)
+            if line.strip().startswith(fence[0] * len(fence)) and line.strip().strip(fence[0]) == "":
+                out.append(keep("".join(block)))
+                fence = None
+        else:
+            out.append(INLINE_CODE.sub(lambda mm: keep(mm.group(0)), line))
+    if fence is not None:
+        out.append(keep("".join(block)))
+    return "".join(out), saved
+
+
+def _unmask(text: str, saved: list[str]) -> str:
+    return re.sub("\x00(\\d+)\x00", lambda m: saved[int(m.group(1))], text)
+
+
+def cite(markdown: str, bib: Bibliography, where: str) -> tuple[str, list[str]]:
+    """Replace pandoc citations by author-year links; return the markdown and keys cited."""
+    masked, saved = _mask_code(markdown)
+    cited: list[str] = []
+
+    def replace(match: re.Match) -> str:
+        items = [ITEM.match(part) for part in match.group(1).split(";")]
+        if not all(items):
+            return match.group(0)  # not a citation, e.g. "[see the @ sign]"
+        parts, suppressed = [], False
+        for item in items:
+            key = item.group("key")
+            if key not in bib.entries:
+                log.warning(f"{where}: citation key '{key}' is not in docs/{BIB_NAME}")
+                return match.group(0)
+            if key not in cited:
+                cited.append(key)
+            suppressed = suppressed or bool(item.group("suppress"))
+            text = bib.year(key) if item.group("suppress") else bib.label(key)
+            link = (
+                f'<a class="footnote-ref mlnotes-cite" href="#ref-{key}" '
+                f'aria-describedby="ref-{key}">{html.escape(text)}</a>'
+            )
+            prefix = html.escape(item.group("prefix") or "")
+            locator = item.group("locator")
+            parts.append((f"{prefix} " if prefix else "") + link + (f", {html.escape(locator)}" if locator else ""))
+        return f'<span class="mlnotes-citation">({"; ".join(parts)})</span>'
+
+    return _unmask(CITE.sub(replace, masked), saved), cited
+
+
+def references_html(bib: Bibliography, keys: list[str]) -> str:
+    """The References list: one `<li id="ref-KEY"><p>entry</p></li>` per work, by author."""
+    formatted = bib.formatted(keys)
+    ordered = sorted(keys, key=lambda k: (bib.authors(k).lower(), bib.year(k)))
+    items = "\n".join(f'<li id="ref-{k}"><p>{formatted[k]}</p></li>' for k in ordered)
+    return f'<ul class="mlnotes-references">\n{items}\n</ul>'
+
+
+def add_references(markdown: str, bib: Bibliography, keys: list[str]) -> str:
+    block = "\n\n" + references_html(bib, keys) + "\n\n"
+    heading = REFERENCES_HEADING.search(markdown)
+    if heading:
+        return markdown[: heading.end()] + block + markdown[heading.end() :]
+    return markdown.rstrip() + "\n\n## References" + block
+
+
+# ---------------------------------------------------------------------------------------
+# Equation <-> code
+# ---------------------------------------------------------------------------------------
+
+LABEL = re.compile(r"\\label\{([^}]*)\}")
+SECTION = re.compile(r"^(?P<indent>[ \t]*)Equations?:[ \t]*\n(?P<body>(?:(?P=indent)[ \t]+\S.*\n?)+)", re.M)
+EQ_REF = re.compile(r"^\s*(?P<page>[\w./-]+\.md)#(?P<label>[^\s#]+)\s*$")
+
+
+@dataclass(frozen=True)
+class EquationRef:
+    """A function (by its dotted path) that computes the equation `label` on `page`."""
+
+    identifier: str
+    page: str
+    label: str
+    source: str  # file:line of the docstring, for messages
+
+
+def docstring_equations(doc: str) -> list[tuple[str, str]]:
+    """`(page, label)` pairs named in a docstring's `Equation:` section.
+
+    >>> docstring_equations("Summary.\\n\\nEquation:\\n    notes/cnn.md#eq:cnn-output-size\\n")
+    [('notes/cnn.md', 'eq:cnn-output-size')]
+    """
+    found = []
+    for section in SECTION.finditer(doc or ""):
+        for line in section.group("body").splitlines():
+            m = EQ_REF.match(line)
+            if not m:
+                raise ValueError(f"an Equation: line must read 'page.md#label', got {line.strip()!r}")
+            found.append((m.group("page"), m.group("label")))
+    return found
+
+
+def collect_equation_refs(package_dir: Path, package: str = PACKAGE) -> list[EquationRef]:
+    """Every `Equation:` reference in the docstrings of a package's modules, functions, classes."""
+    refs = []
+    for path in sorted(package_dir.glob("*.py")):
+        module = package if path.stem == "__init__" else f"{package}.{path.stem}"
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+
+        def visit(node, prefix):
+            for child in ast.iter_child_nodes(node):
+                if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                    ident = f"{prefix}.{child.name}"
+                    try:
+                        pairs = docstring_equations(ast.get_docstring(child) or "")
+                    except ValueError as err:
+                        log.warning(f"{path.relative_to(package_dir.parent)}:{child.lineno}: {ident}: {err}")
+                        pairs = []
+                    for page, label in pairs:
+                        refs.append(EquationRef(ident, page, label, f"{path.name}:{child.lineno}"))
+                    if isinstance(child, ast.ClassDef):
+                        visit(child, ident)
+
+        visit(tree, module)
+    return refs
+
+
+def page_labels(markdown: str) -> set[str]:
+    return set(LABEL.findall(markdown))
+
+
+def validate_equation_refs(refs: list[EquationRef], docs_dir: Path) -> list[str]:
+    """Messages for every reference whose page or label does not exist (empty: all good)."""
+    problems = []
+    labels: dict[str, set[str]] = {}
+    for ref in refs:
+        src = docs_dir / ref.page
+        if ref.page not in labels:
+            labels[ref.page] = page_labels(src.read_text(encoding="utf-8")) if src.is_file() else None
+        if labels[ref.page] is None:
+            problems.append(f"{ref.identifier} ({ref.source}): Equation: page '{ref.page}' does not exist in docs/")
+        elif ref.label not in labels[ref.page]:
+            problems.append(
+                f"{ref.identifier} ({ref.source}): Equation: no \\label{{{ref.label}}} on '{ref.page}'"
+            )
+    return problems
+
+
+def add_computed_by(markdown: str, by_label: dict[str, list[str]]) -> str:
+    r"""After each `$$ ... $$` block whose `\label`s are computed by functions, a line that links them.
+
+    The links are mkdocs-autorefs cross-references (`[name][dotted.path]`).
+    """
+    lines = markdown.splitlines()
+    out, inside, labels = [], False, []
+    for line in lines:
+        out.append(line)
+        stripped = line.strip()
+        if stripped == "$$":
+            if inside:
+                funcs = [f for label in labels for f in by_label.get(label, [])]
+                if funcs:
+                    indent = line[: len(line) - len(line.lstrip())]
+                    names = ", ".join(f"[`{f.rsplit('.', 1)[-1]}`][{f}]" for f in dict.fromkeys(funcs))
+                    out += ["", f'{indent}<p class="mlnotes-computed-by" markdown="span">Computed by {names}</p>', ""]
+                labels = []
+            inside = not inside
+        elif inside:
+            labels += LABEL.findall(line)
+    return "\n".join(out) + ("\n" if markdown.endswith("\n") else "")
+
+
+ARITHMATEX_BLOCK = re.compile(
+    r'<div class="arithmatex">(?P<tex>.*?)</div>(?P<after>\s*<p class="mlnotes-computed-by">.*?</p>)?', re.S
+)
+NUMBERED_ENV = re.compile(
+    r"\\begin\{(equation|align|gather|multline|alignat|flalign|eqnarray)(\*?)\}(.*?)\\end\{\1\2\}", re.S
+)
+INNER_ENV = re.compile(r"\\begin\{([A-Za-z]+\*?)\}((?:(?!\\begin\{).)*?)\\end\{\1\}", re.S)
+NO_NUMBER = re.compile(r"\\(?:notag|nonumber|tag)(?![A-Za-z])")
+
+
+def numbered_rows(tex: str) -> list[list[str]]:
+    r"""The rows that MathJax (`tags: "ams"`) numbers in a display block, with their labels.
+
+    `equation`/`multline` give one row, each row of `align`-like environments one;
+    starred environments and rows with `\notag`, `\nonumber` or `\tag` none.
+
+    >>> numbered_rows(r"\begin{equation} x \label{eq:a} \end{equation}")
+    [['eq:a']]
+    >>> numbered_rows(r"\begin{align} a &= b \\ c &= \begin{cases} 1 \\ 2 \end{cases} \notag \\ e \label{eq:e} \end{align}")
+    [[], ['eq:e']]
+    >>> numbered_rows(r"x^2 + \begin{pmatrix} 1 \\ 2 \end{pmatrix}")
+    []
+    """
+    found = []
+    for m in NUMBERED_ENV.finditer(tex):
+        if m.group(2):
+            continue
+        body = m.group(3)
+        while True:
+            stripped = INNER_ENV.sub(" ", body)
+            if stripped == body:
+                break
+            body = stripped
+        rows = [body] if m.group(1) in ("equation", "multline") else re.split(r"\\\\", body)
+        if len(rows) > 1 and not rows[-1].strip():
+            rows = rows[:-1]  # a trailing \\ opens no numbered row
+        found += [LABEL.findall(row) for row in rows if not NO_NUMBER.search(row)]
+    return found
+
+
+def add_equation_ids(content: str, numbers: dict[str, int] | None = None) -> str:
+    r"""Wrap each labelled display block in `<div class="mlnotes-equation" id=LABEL>`.
+
+    The wrapper holds the block and its "Computed by" line, so a link or an instant
+    preview finds the equation before MathJax runs; further labels of the block get
+    empty anchors. Every display block gets `data-eqn-start`: how many numbered
+    equations precede it on the page, so that a preview numbers it as its page does.
+    """
+    seen = 0
+
+    def replace(m: re.Match) -> str:
+        nonlocal seen
+        tex = html.unescape(m.group("tex"))
+        rows = numbered_rows(tex)
+        for i, row in enumerate(rows, start=seen + 1):
+            for label in row:
+                numbers[label] = i
+        start, seen = seen, seen + len(rows)
+        block = f'<div class="arithmatex" data-eqn-start="{start}">{m.group("tex")}</div>{m.group("after") or ""}'
+        labels = LABEL.findall(tex)
+        if not labels:
+            return block
+        extra = "".join(f'<span id="{html.escape(l)}"></span>' for l in labels[1:])
+        return f'<div class="mlnotes-equation" id="{html.escape(labels[0])}">{extra}{block}</div>'
+
+    return ARITHMATEX_BLOCK.sub(replace, content)
+
+
+EQREF = re.compile(r"\\eqref\{([^}]*)\}")
+ARITHMATEX_ANY = re.compile(r'<(span|div) class="arithmatex"([^>]*)>(.*?)</\1>', re.S)
+
+
+def annotate_eqrefs(content: str, numbers: dict[str, int]) -> str:
+    r"""Give each math element that has `\eqref{label}`s `data-eqrefs="label=N;..."`.
+
+    On its page MathJax resolves an `\eqref`; in an instant preview on another page the
+    label is unknown ("(???)"). javascripts/apparatus.js replaces it there with `(N)`.
+    """
+
+    def replace(m: re.Match) -> str:
+        refs = [label for label in EQREF.findall(m.group(3)) if label in numbers]
+        if not refs or "data-eqrefs" in m.group(2):
+            return m.group(0)
+        value = ";".join(f"{html.escape(label)}={numbers[label]}" for label in dict.fromkeys(refs))
+        return f'<{m.group(1)} class="arithmatex"{m.group(2)} data-eqrefs="{value}">{m.group(3)}</{m.group(1)}>'
+
+    return ARITHMATEX_ANY.sub(replace, content)
+
+
+EMPTY_ANCHOR = re.compile(
+    r'<p><a id="(?P<id>[^"]+)"></a></p>\s*<(?P<tag>div|details)(?P<attrs>(?![^>]*\bid=)[^>]*)>\s*<(?P<first>[a-z]+)'
+)
+
+
+def anchor_next_block(content: str) -> str:
+    """Move an empty anchor (`<a id="x"></a>` alone in a paragraph) onto the box after it.
+
+    The pages mark a correction box with an empty anchor before it. Material's instant
+    preview shows the anchored element and its following siblings: for an empty
+    anchor alone in its paragraph that is nothing, an empty tooltip. With the id on
+    the box, the preview shows the box; Material copies only its content, so its first
+    child records the box's tag and class (`data-box`, `data-box-class`) for
+    javascripts/apparatus.js to rebuild it.
+    """
+
+    def replace(m: re.Match) -> str:
+        cls = re.search(r'class="([^"]*)"', m.group("attrs"))
+        box_class = html.escape(cls.group(1)) if cls else ""
+        return (
+            f'<{m.group("tag")} id="{m.group("id")}"{m.group("attrs")}>'
+            f'<{m.group("first")} data-box="{m.group("tag")}" data-box-class="{box_class}"'
+        )
+
+    return EMPTY_ANCHOR.sub(replace, content)
+
+
+# mkdocstrings-python renders an unknown Google section ("Equation:") as an admonition
+# whose content is the section's text: a paragraph per `page#label` line.
+EQUATION_ADMONITION = re.compile(
+    r'(<details class="equations?"[^>]*>|<div class="admonition equations?"[^>]*>)(.*?)(</details>|</div>)', re.S
+)
+EQUATION_TEXT = re.compile(r"([\w./-]+\.md)#([^\s<#]+)")
+
+
+def link_docstring_equations(
+    content: str, page_url: str, files, titles: dict[str, str], numbers: dict[str, dict[str, int]]
+) -> str:
+    """In the API reference, turn each `page.md#label` of an Equation section into a link."""
+
+    def link(m: re.Match) -> str:
+        target = files.get_file_from_path(m.group(1))
+        if target is None:
+            return m.group(0)
+        href = get_relative_url(target.url, page_url) + "#" + m.group(2)
+        title = titles.get(m.group(1), m.group(1))
+        number = numbers.get(m.group(1), {}).get(m.group(2))
+        text = f"equation ({number})" if number else html.escape(m.group(2))
+        return (
+            f'<a class="mlnotes-equation-link" data-preview href="{html.escape(href)}">'
+            f"{text} of {html.escape(title)}</a>"
+        )
+
+    return EQUATION_ADMONITION.sub(lambda m: m.group(1) + EQUATION_TEXT.sub(link, m.group(2)) + m.group(3), content)
+
+
+# ---------------------------------------------------------------------------------------
+# Notebooks that follow the theme
+# ---------------------------------------------------------------------------------------
+
+NOTEBOOKS = "notebooks/"
+NOTEBOOK_CACHE = ROOT / ".cache" / "apparatus" / "notebooks"
+# Run before the notebook's first cell, then removed: the figures are drawn under the
+# site's figure style (mlnotes.plotting), once per theme.
+SETUP_CELL = """\
+%matplotlib inline
+%config InlineBackend.figure_formats = ["png"]
+from mlnotes.plotting import style as _mlnotes_style
+_mlnotes_theme = _mlnotes_style({theme!r})  # kept: a collected context manager would restore rcParams
+_mlnotes_theme.__enter__()
+"""
+PLOT_ALT = "Plot drawn by the code cell above ({theme} theme)"
+NOTEBOOK_FORMAT = 1  # the version of merge_themes' output, part of the notebooks' cache key
+
+
+def execute_notebook(path: Path, theme: str, timeout: int = 600):
+    """The jupytext notebook at `path`, executed with every figure in `theme`'s style."""
+    import jupytext
+    import nbformat
+    from nbclient import NotebookClient
+
+    nb = jupytext.read(path)
+    nb.metadata.pop("jupytext", None)
+    nb.metadata.setdefault("kernelspec", {"name": "python3", "display_name": "Python 3", "language": "python"})
+    nb.cells.insert(0, nbformat.v4.new_code_cell(SETUP_CELL.format(theme=theme)))
+    NotebookClient(nb, timeout=timeout, kernel_name="python3", resources={"metadata": {"path": str(path.parent)}}).execute()
+    nb.cells.pop(0)
+    for cell in nb.cells:
+        if cell.cell_type == "code" and cell.get("execution_count"):
+            cell.execution_count -= 1
+            for out in cell.outputs:
+                if out.get("execution_count"):
+                    out.execution_count -= 1
+    return nb
+
+
+def merge_themes(light, dark, where: str):
+    """A copy of `light` whose image outputs show the light or the dark image, as the palette says.
+
+    Each PNG output gets a `text/html` rendering (which nbconvert prefers) with both
+    images, `#only-light` and `#only-dark`, which Material shows by palette as it does
+    the site's figures; the `image/png` data stays for other front ends.
+    """
+    import copy
+
+    merged = copy.deepcopy(light)
+    code = [c for c in merged.cells if c.cell_type == "code"]
+    dark_code = [c for c in dark.cells if c.cell_type == "code"]
+    for cell, dcell in zip(code, dark_code, strict=True):
+        images = [o for o in cell.outputs if "image/png" in o.get("data", {})]
+        dimages = [o for o in dcell.outputs if "image/png" in o.get("data", {})]
+        if len(images) != len(dimages):
+            raise ValueError(f"{where}: the light and dark runs drew {len(images)} and {len(dimages)} plots in one cell")
+        for out, dout in zip(images, dimages):
+            pair = "".join(
+                f'<img src="data:image/png;base64,{o.data["image/png"].strip()}#only-{t}" alt="{PLOT_ALT.format(theme=t)}">'
+                for o, t in ((out, "light"), (dout, "dark"))
+            )
+            out.data["text/html"] = f'<div class="mlnotes-themed-plot">{pair}</div>'
+    return merged
+
+
+def _notebook_key(path: Path) -> str:
+    import hashlib
+
+    import matplotlib
+
+    h = hashlib.sha256(path.read_bytes())
+    for dep in sorted((ROOT / PACKAGE).glob("*.py")):
+        h.update(dep.name.encode() + b"\0" + dep.read_bytes())
+    # what this module does to a notebook: bump NOTEBOOK_FORMAT when merge_themes changes
+    h.update(f"{SETUP_CELL}{PLOT_ALT}{NOTEBOOK_FORMAT}{matplotlib.__version__}".encode())
+    return h.hexdigest()
+
+
+def build_notebook(path: Path, cache: Path = NOTEBOOK_CACHE) -> tuple[Path, Path]:
+    """Execute a notebook in both themes (unless cached); return the page's and the download's .ipynb.
+
+    The page's notebook (`<cache>/<name>.ipynb`, with both renderings of each plot) is
+    what mkdocs-jupyter renders; the download (`<cache>/<name>.light.ipynb`) is the
+    executed notebook with its (light) outputs.
+    """
+    import nbformat
+
+    cache.mkdir(parents=True, exist_ok=True)
+    page, download, stamp = (cache / f"{path.stem}{s}" for s in (".ipynb", ".light.ipynb", ".key"))
+    key = _notebook_key(path)
+    if stamp.is_file() and stamp.read_text() == key and page.is_file() and download.is_file():
+        return page, download
+    started = __import__("time").perf_counter()
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(2) as pool:  # two kernels: the cells mostly wait on torch and numpy
+        light, dark = pool.map(lambda theme: execute_notebook(path, theme), ("light", "dark"))
+    nbformat.write(merge_themes(light, dark, path.name), page)
+    nbformat.write(light, download)
+    stamp.write_text(key)
+    log.info(f"notebook {path.name}: executed in the light and dark styles in {__import__('time').perf_counter() - started:.1f} s")
+    return page, download
+
+
+def themed_notebooks(files, config) -> None:
+    """Point each notebook page at its executed two-theme copy, and its download at the executed one."""
+    from mkdocs.exceptions import PluginError
+    from mkdocs.structure.files import File
+
+    for f in list(files.documentation_pages()):
+        if not (f.src_uri.startswith(NOTEBOOKS) and f.src_uri.endswith(".py")):
+            continue
+        source = Path(f.abs_src_path)
+        try:
+            page_nb, download_nb = build_notebook(source)
+        except Exception as err:  # a failing cell, a kernel that died
+            raise PluginError(f"notebook {f.src_uri} failed to execute: {err}") from err
+        f.abs_src_path = str(page_nb)
+        dest = f.src_uri[:-3] + ".ipynb"
+        old = files.get_file_from_path(dest)
+        if old is not None:
+            files.remove(old)
+        files.append(File.generated(config, dest, abs_src_path=str(download_nb)))
+
+
+# ---------------------------------------------------------------------------------------
+# MkDocs events
+# ---------------------------------------------------------------------------------------
+
+_state: dict = {}
+
+
+def on_config(config, **kwargs):
+    docs = Path(config.docs_dir)
+    bib_path = docs / BIB_NAME
+    _state["bib"] = Bibliography.load(bib_path) if bib_path.is_file() else Bibliography({})
+    package_dir = Path(config.config_file_path).parent / PACKAGE
+    _state["refs"] = collect_equation_refs(package_dir) if package_dir.is_dir() else []
+    for problem in validate_equation_refs(_state["refs"], docs):
+        log.warning(problem)
+    by_page: dict[str, dict[str, list[str]]] = {}
+    for ref in _state["refs"]:
+        by_page.setdefault(ref.page, {}).setdefault(ref.label, []).append(ref.identifier)
+    _state["by_page"] = by_page
+    return config
+
+
+def on_files(files, config, **kwargs):
+    _state["files"] = files
+    jupyter = config.plugins.get("mkdocs-jupyter")
+    if jupyter is not None and not jupyter.config.get("execute"):
+        themed_notebooks(files, config)
+    return files
+
+
+def on_page_markdown(markdown: str, page, config, files, **kwargs):
+    uri = page.file.src_uri
+    labels = _state.get("by_page", {}).get(uri)
+    if labels:
+        markdown = add_computed_by(markdown, labels)
+    markdown, keys = cite(markdown, _state["bib"], uri)
+    if keys:
+        markdown = add_references(markdown, _state["bib"], keys)
+    return markdown
+
+
+def on_page_content(content: str, page, config, files, **kwargs):
+    numbers = _state.setdefault("numbers", {})[page.file.src_uri] = {}
+    content = add_equation_ids(content, numbers)
+    return anchor_next_block(annotate_eqrefs(content, numbers))
+
+
+def on_post_page(output: str, page, config, **kwargs):
+    if "equation" not in output:
+        return output
+    files = _state["files"]
+    titles = {f.src_uri: f.page.title for f in files.documentation_pages() if f.page and f.page.title}
+    return link_docstring_equations(output, page.url, files, titles, _state.get("numbers", {}))

@@ -1,0 +1,431 @@
+"""The study apparatus (scripts/site/apparatus.py, docs/javascripts/apparatus.js).
+
+- citations: `[@key, locator]` -> an author-year link to the page's References list,
+  whose entry Material's footnote tooltip shows on hover; an unknown key fails the
+  strict build;
+- equation <-> code: a docstring's `Equation:` section links to the equation, the
+  equation links back to the function, an unknown label fails the strict build, and
+  hovering the link shows the equation typeset, numbered as on its page;
+- notebooks: each plot drawn in the light and the dark figure style, switched with the
+  palette; the downloadable .ipynb is the executed notebook.
+"""
+
+from __future__ import annotations
+
+import doctest
+import importlib.util
+import re
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from screenshot import set_scheme, wait_for_math
+
+ROOT = Path(__file__).resolve().parent.parent
+HOOK = ROOT / "scripts" / "site" / "apparatus.py"
+
+
+def _load_hook():
+    spec = importlib.util.spec_from_file_location("_mlnotes_apparatus", HOOK)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
+
+
+apparatus = _load_hook()
+
+BIB = """
+@book{solo2020, author = {Solo, Ann}, title = {One Author}, publisher = {P}, year = {2020}}
+@article{duo2019, author = {Duo, Bea and Pair, Cy}, title = {Two Authors}, journal = {J}, year = {2019}}
+@misc{trio2018, author = {Trio, Di and Quad, Ed and Quint, Flo}, title = {{Three Authors}}, year = {2018}}
+"""
+
+
+@pytest.fixture
+def bib(tmp_path):
+    path = tmp_path / "references.bib"
+    path.write_text(BIB)
+    return apparatus.Bibliography.load(path)
+
+
+# --- units ------------------------------------------------------------------------------
+
+
+def test_hook_doctests():
+    result = doctest.testmod(apparatus)
+    assert result.attempted >= 4 and result.failed == 0
+
+
+def test_citation_author_year_locator_and_list(bib):
+    text, keys = apparatus.cite(
+        "As [@solo2020, sec. 3.5] shows, and [@duo2019; @trio2018, ch. 2]. Trio et al. [-@trio2018].", bib, "x.md"
+    )
+    assert keys == ["solo2020", "duo2019", "trio2018"]
+    assert '<a class="footnote-ref mlnotes-cite" href="#ref-solo2020"' in text
+    plain = re.sub(r"<[^>]+>", "", text)
+    assert plain == (
+        "As (Solo, 2020, sec. 3.5) shows, and (Duo and Pair, 2019; Trio et al., 2018, ch. 2). Trio et al. (2018)."
+    )
+
+
+def test_citation_leaves_code_links_and_footnotes_alone(bib):
+    source = "`[@solo2020]`\n\n```python\nx = [@solo2020]\n```\n\n[a link](#x) [^1] [see the @ sign]\n"
+    text, keys = apparatus.cite(source, bib, "x.md")
+    assert text == source and keys == []
+
+
+def test_references_list_sorted_by_author_with_ids(bib):
+    out = apparatus.add_references("Text.\n", bib, ["trio2018", "solo2020", "duo2019"])
+    assert "\n## References\n" in out
+    ids = re.findall(r'<li id="ref-(\w+)">', out)
+    assert ids == ["duo2019", "solo2020", "trio2018"]
+    # an existing heading receives the list instead of a second heading
+    out = apparatus.add_references("Text.\n\n## References\n\nold\n", bib, ["solo2020"])
+    assert out.count("## References") == 1 and out.index('id="ref-solo2020"') < out.index("old")
+
+
+def test_docstring_equation_section_is_strict():
+    assert apparatus.docstring_equations("S.\n\nEquation:\n    notes/a.md#eq:x\n    notes/b.md#eq:y\n") == [
+        ("notes/a.md", "eq:x"),
+        ("notes/b.md", "eq:y"),
+    ]
+    with pytest.raises(ValueError, match="page.md#label"):
+        apparatus.docstring_equations("S.\n\nEquation:\n    the output size formula\n")
+
+
+def test_every_equation_named_in_mlnotes_exists():
+    refs = apparatus.collect_equation_refs(ROOT / "mlnotes")
+    assert ("mlnotes.cnn.conv_output_size", "notes/cnn.md", "eq:cnn-output-size") in {
+        (r.identifier, r.page, r.label) for r in refs
+    }
+    assert apparatus.validate_equation_refs(refs, ROOT / "docs") == []
+
+
+def test_computed_by_line_goes_after_the_block_with_its_indent():
+    md = "Text\n\n    $$\n    \\begin{equation} x \\label{eq:a} \\end{equation}\n    $$\nNext\n"
+    out = apparatus.add_computed_by(md, {"eq:a": ["pkg.mod.f"]})
+    lines = out.splitlines()
+    i = lines.index("    $$", 3)
+    assert lines[i + 1] == ""
+    assert lines[i + 2] == '    <p class="mlnotes-computed-by" markdown="span">Computed by [`f`][pkg.mod.f]</p>'
+    assert apparatus.add_computed_by(md, {"eq:other": ["pkg.mod.f"]}) == md
+
+
+# --- strict builds of a scratch project -------------------------------------------------------
+
+
+def scratch_build(tmp_path: Path, page: str, docstring: str = "Nothing.", notes: str = "") -> subprocess.CompletedProcess:
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "references.bib").write_text(BIB)
+    (tmp_path / "docs" / "index.md").write_text(page)
+    (tmp_path / "docs" / "notes.md").write_text(notes or "# Notes\n")
+    (tmp_path / "mlnotes").mkdir()
+    (tmp_path / "mlnotes" / "mod.py").write_text(f'def f():\n    """{docstring}"""\n')
+    (tmp_path / "mkdocs.yml").write_text(
+        textwrap.dedent(
+            f"""\
+            site_name: scratch
+            hooks: [{HOOK}]
+            markdown_extensions:
+              - pymdownx.arithmatex: {{generic: true}}
+            """
+        )
+    )
+    return subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        env={"NO_MKDOCS_2_WARNING": "1", "PATH": "/usr/bin:/bin"},
+    )
+
+
+NOTES = "# Notes\n\n$$\n\\begin{equation}\ny = x \\label{eq:present}\n\\end{equation}\n$$\n"
+
+
+def test_scratch_build_passes_and_renders(tmp_path):
+    result = scratch_build(
+        tmp_path, "# Home\n\nAs [@solo2020, p. 3] says.\n", "Doc.\n\n    Equation:\n        notes.md#eq:present\n    ", NOTES
+    )
+    assert result.returncode == 0, result.stderr
+    home = (tmp_path / "site" / "index.html").read_text()
+    assert re.search(r'href="#ref-solo2020"[^>]*>Solo, 2020</a>, p\. 3\)', home)
+    assert 'id="references"' in home and '<li id="ref-solo2020">' in home
+    notes = (tmp_path / "site" / "notes" / "index.html").read_text()
+    assert '<div class="mlnotes-equation" id="eq:present">' in notes
+
+
+def test_strict_build_fails_on_unknown_citation_key(tmp_path):
+    result = scratch_build(tmp_path, "# Home\n\nAs [@nobody1999] says.\n")
+    assert result.returncode != 0
+    assert "index.md: citation key 'nobody1999' is not in docs/references.bib" in result.stderr
+
+
+def test_strict_build_fails_on_unknown_equation_label(tmp_path):
+    result = scratch_build(tmp_path, "# Home\n", "Doc.\n\n    Equation:\n        notes.md#eq:absent\n    ", NOTES)
+    assert result.returncode != 0
+    assert "mlnotes.mod.f (mod.py:1): Equation: no \\label{eq:absent} on 'notes.md'" in result.stderr
+
+
+def test_strict_build_fails_on_unknown_equation_page(tmp_path):
+    result = scratch_build(tmp_path, "# Home\n", "Doc.\n\n    Equation:\n        nowhere.md#eq:present\n    ", NOTES)
+    assert result.returncode != 0
+    assert "Equation: page 'nowhere.md' does not exist in docs/" in result.stderr
+
+
+# --- the built site ---------------------------------------------------------------------
+
+
+def test_equation_links_back_to_its_function(site):
+    notes = (site.path / "notes" / "cnn" / "index.html").read_text()
+    block = re.search(r'<div class="mlnotes-equation" id="eq:cnn-output-size">(.*?)</p></div>', notes, re.S)
+    assert block, "the output-size equation has no wrapper with its label as id"
+    assert re.search(r'class="mlnotes-computed-by">Computed by <a [^>]*href="../../reference/cnn/#mlnotes.cnn.conv_output_size"', block.group(1))
+    reference = (site.path / "reference" / "cnn" / "index.html").read_text()
+    assert re.search(
+        r'<a class="mlnotes-equation-link" data-preview href="../../notes/cnn/#eq:cnn-output-size">equation \(1\) of ', reference
+    )
+
+
+def test_downloadable_notebooks_are_executed(site):
+    import nbformat
+
+    for src in sorted((ROOT / "docs" / "notebooks").glob("*.py")):
+        nb = nbformat.read(site.path / "notebooks" / f"{src.stem}.ipynb", as_version=4)
+        code = [c for c in nb.cells if c.cell_type == "code"]
+        assert code and all(c.execution_count for c in code), src.name
+        assert [c.execution_count for c in code] == list(range(1, len(code) + 1)), src.name
+        assert sum(len(c.outputs) for c in code) >= 1, src.name
+        assert not any("_mlnotes_style" in c.source for c in code), "the setup cell leaked into the download"
+
+
+# --- in the browser -----------------------------------------------------------------------
+
+TOOLTIP = ".md-tooltip2.md-tooltip2--active"
+
+# The tag MathJax gives a labelled equation: CHTML draws its characters with CSS, so read
+# the text of the tag cell, or else of the first label cell of the assistive MathML.
+EQUATION_TAG = """(id) => {
+    const td = document.getElementById(id);
+    const mml = td.closest('mjx-container').querySelector('mjx-assistive-mml mlabeledtr > mtd:first-child');
+    return (td.innerText.trim() || (mml ? mml.textContent : '')).trim();
+}"""
+
+
+@pytest.mark.browser
+def test_hovering_a_citation_shows_its_entry(base_url, browser):
+    page = browser.new_page(viewport={"width": 1200, "height": 900})
+    page.goto(base_url + "reference/")
+    wait_for_math(page)
+    cite = page.locator('a.mlnotes-cite[href$="#ref-vaswani2017"]').first
+    assert cite.inner_text() == "Vaswani et al., 2017"
+    assert page.evaluate("() => !!document.querySelector('h2#references ~ ul #ref-vaswani2017')")
+    cite.hover()
+    tip = page.locator(TOOLTIP)
+    tip.wait_for(state="visible", timeout=5000)
+    text = tip.inner_text()
+    assert "Attention Is All You Need" in text and "arXiv:1706.03762" in text
+    page.close()
+
+
+def _preview(page, link):
+    link.scroll_into_view_if_needed()
+    link.hover()
+    tip = page.locator(TOOLTIP)
+    tip.wait_for(state="visible", timeout=10000)
+    page.wait_for_function(
+        "() => document.querySelector('.md-tooltip2--active')?.dataset.mlnotesTypeset === 'done'", timeout=15000
+    )
+    return tip
+
+
+@pytest.mark.browser
+def test_equation_link_preview_is_typeset_and_numbered_as_its_page(base_url, browser):
+    page = browser.new_page(viewport={"width": 1200, "height": 900})
+    page.goto(base_url + "reference/cnn/")
+    wait_for_math(page)
+    link = page.locator("a.mlnotes-equation-link").first
+    tip = _preview(page, link)
+    assert tip.locator("mjx-container").count() >= 1
+    assert tip.locator("mjx-merror").count() == 0
+    assert "(1)" in tip.locator("mjx-container").first.inner_text()
+    assert "Computed by" in tip.inner_text()
+    # the number the link states is the number MathJax gives the equation on its page
+    page.goto(base_url + "notes/cnn/")
+    wait_for_math(page)
+    assert page.evaluate(EQUATION_TAG, "mjx-eqn:eq:cnn-output-size") == "(1)"
+    page.close()
+
+
+# For each display block: the hook's count of the numbered equations before it, and the
+# first equation number MathJax gives the block (from its assistive MathML).
+BLOCK_NUMBERS = """() => [...document.querySelectorAll('.arithmatex[data-eqn-start]')].map(div => {
+    const tag = div.querySelector('mjx-assistive-mml mlabeledtr > mtd:first-child');
+    return [Number(div.dataset.eqnStart), tag ? tag.textContent.trim() : null];
+}).filter(([, tag]) => tag !== null)"""
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("path", ["blog/sinusoidal-embeddings/", "notes/probability/", "notes/linear-algebra/", "notes/cnn/"])
+def test_build_time_equation_numbers_match_mathjax(base_url, browser, path):
+    """Previews and the API reference's links number equations as their page does."""
+    page = browser.new_page()
+    page.goto(base_url + path)
+    wait_for_math(page)
+    blocks = page.evaluate(BLOCK_NUMBERS)
+    assert blocks, f"{path}: no numbered display equation"
+    wrong = [(start, tag) for start, tag in blocks if tag != f"({start + 1})"]
+    assert not wrong, f"{path}: (count before the block, MathJax's first tag): {wrong[:5]}"
+    page.close()
+
+
+@pytest.mark.browser
+def test_equation_preview_on_keyboard_focus_and_after_instant_navigation(base_url, browser):
+    page = browser.new_page(viewport={"width": 1200, "height": 900})
+    page.goto(base_url + "reference/")
+    wait_for_math(page)
+    page.evaluate("() => { window.mlnotesNoReload = true }")
+    page.locator('article a[href$="/reference/cnn/"]').first.click()
+    page.wait_for_url("**/reference/cnn/")
+    page.locator("a.mlnotes-equation-link").first.wait_for()
+    assert page.evaluate("() => window.mlnotesNoReload === true"), "the click reloaded the page"
+    link = page.locator("a.mlnotes-equation-link").first
+    link.focus()
+    tip = page.locator(TOOLTIP)
+    tip.wait_for(state="visible", timeout=10000)
+    page.wait_for_function(
+        "() => document.querySelector('.md-tooltip2--active')?.dataset.mlnotesTypeset === 'done'", timeout=15000
+    )
+    assert tip.locator("mjx-container").count() >= 1
+    page.close()
+
+
+@pytest.mark.browser
+def test_cross_page_previews_show_their_target_typeset(base_url, browser):
+    page = browser.new_page(viewport={"width": 1200, "height": 900})
+    page.goto(base_url + "sources/")
+    wait_for_math(page)
+    # a link from the sources page to a correction box of a notes page (an empty anchor
+    # before the box: the hook moves its id onto the box)
+    tip = _preview(page, page.locator('article a[data-preview][href$="notes/probability/#correction-pdf"]').first)
+    text = tip.inner_text()
+    assert text.startswith("Correction: the pdf is a density"), text[:200]
+    assert "???" not in text, "an \\eqref to the previewed page is unresolved"
+    assert tip.locator("mjx-container").count() >= 1 and tip.locator("mjx-merror").count() == 0
+    assert not re.search(r"\\\(|\\\[|\\frac|\\begin", text), text[:300]
+    page.mouse.move(0, 0)
+    page.wait_for_timeout(600)
+    # a link from the sources page to a correction of the post
+    page.goto(base_url + "sources/")
+    wait_for_math(page)
+    section = page.locator('article a[data-preview][href$="blog/sinusoidal-embeddings/#correction-properties"]').first
+    tip = _preview(page, section)
+    assert tip.inner_text().strip()
+    page.close()
+
+
+# Mean luminance of a plot image drawn over the page's background (the figures are
+# transparent), over the whole image and over its outer frame (8% of each side: axis
+# labels, ticks and background, where the themes differ; a heatmap's body does not).
+LUMINANCE = """async (img) => {
+    const bg = getComputedStyle(document.body).backgroundColor.match(/\\d+/g).map(Number);
+    const canvas = document.createElement('canvas');
+    const w = canvas.width = img.naturalWidth, h = canvas.height = img.naturalHeight;
+    const ctx = canvas.getContext('2d');
+    ctx.fillStyle = `rgb(${bg[0]}, ${bg[1]}, ${bg[2]})`;
+    ctx.fillRect(0, 0, w, h);
+    ctx.drawImage(img, 0, 0);
+    const d = ctx.getImageData(0, 0, w, h).data;
+    const mx = Math.ceil(0.08 * w), my = Math.ceil(0.08 * h);
+    let all = 0, frame = 0, nframe = 0;
+    for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) {
+        const i = 4 * (y * w + x);
+        const l = (0.2126 * d[i] + 0.7152 * d[i + 1] + 0.0722 * d[i + 2]) / 255;
+        all += l;
+        if (x < mx || x >= w - mx || y < my || y >= h - my) { frame += l; nframe++; }
+    }
+    return { all: all / (w * h), frame: frame / nframe };
+}"""
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("name", sorted(p.stem for p in (ROOT / "docs" / "notebooks").glob("*.py")))
+def test_notebook_plots_follow_the_palette(site, base_url, browser, name):
+    page = browser.new_page(viewport={"width": 1200, "height": 900})
+    page.goto(base_url + f"notebooks/{name}/")
+    wait_for_math(page)
+    plots = page.locator(".mlnotes-themed-plot")
+    images = (site.path / "notebooks" / f"{name}.ipynb").read_text().count('"image/png"')
+    assert plots.count() == images >= 1, f"{name}: {images} plots in the notebook, {plots.count()} themed on the page"
+    lums: dict[int, dict[str, dict]] = {}
+    for scheme, shown, dark in (("default", "light", False), ("slate", "dark", True)):
+        set_scheme(page, scheme)
+        page.wait_for_timeout(300)
+        for i in range(plots.count()):
+            plot = plots.nth(i)
+            visible = plot.locator("img:visible")
+            assert visible.count() == 1, f"{name} plot {i}: {visible.count()} images visible in {scheme}"
+            assert visible.get_attribute("src").endswith(f"#only-{shown}")
+            lum = visible.evaluate(LUMINANCE)
+            lums.setdefault(i, {})[scheme] = lum
+            frame = lum["frame"]
+            assert (frame < 0.3) if dark else (frame > 0.7), f"{name} plot {i} in {scheme}: luminance {lum}"
+    for i, lum in lums.items():
+        assert lum["slate"]["all"] < lum["default"]["all"] - 0.1, f"{name} plot {i}: the dark plot is not darker: {lum}"
+    download = page.evaluate(
+        "() => fetch(document.querySelector('a.mlnotes-download').href).then(r => r.json())"
+    )
+    outputs = [o for c in download["cells"] if c["cell_type"] == "code" for o in c["outputs"]]
+    assert any("image/png" in o.get("data", {}) for o in outputs)
+    page.close()
+
+
+@pytest.mark.browser
+def test_on_a_touch_screen_an_equation_link_navigates(base_url, browser):
+    context = browser.new_context(has_touch=True, is_mobile=True, viewport={"width": 360, "height": 740})
+    page = context.new_page()
+    page.goto(base_url + "reference/cnn/")
+    wait_for_math(page)
+    link = page.locator("a.mlnotes-equation-link").first
+    link.scroll_into_view_if_needed()
+    link.tap()
+    page.wait_for_url("**/notes/cnn/#eq:cnn-output-size", timeout=10000)
+    wait_for_math(page)
+    box = page.locator('[id="eq:cnn-output-size"]').bounding_box()
+    assert box and 0 <= box["y"] < 740, f"the equation is not in view after the tap: {box}"
+    context.close()
+
+
+# A preview as Material builds it (the target's content copied into an <h3> of a
+# `.md-tooltip2` appended to <body>), for an equation that is not the first of its page.
+FAKE_PREVIEW = """async ([url, id]) => {
+    const doc = new DOMParser().parseFromString(await (await fetch(url)).text(), 'text/html');
+    const target = doc.querySelector(`[id="${id}"]`);
+    const tip = document.createElement('div');
+    tip.className = 'md-tooltip2';
+    const h3 = document.createElement('h3');
+    h3.innerHTML = target.innerHTML;
+    tip.append(h3);
+    document.body.append(tip);
+    for (let i = 0; i < 150 && tip.dataset.mlnotesTypeset !== 'done'; i++) await new Promise(r => setTimeout(r, 100));
+    const tag = tip.querySelector('mjx-assistive-mml mlabeledtr > mtd:first-child');
+    return {state: tip.dataset.mlnotesTypeset, tag: tag && tag.textContent.trim(), errors: tip.querySelectorAll('mjx-merror').length};
+}"""
+
+
+@pytest.mark.browser
+def test_a_preview_numbers_an_equation_as_its_page_does(base_url, browser):
+    page = browser.new_page()
+    page.goto(base_url + "notes/probability/")
+    wait_for_math(page)
+    on_its_page = page.evaluate(EQUATION_TAG, "mjx-eqn:eq:prob-bayes")
+    assert on_its_page not in ("", "(1)"), on_its_page  # not trivially the first equation
+    page.goto(base_url + "reference/cnn/")  # a page with no numbered equation of its own
+    wait_for_math(page)
+    preview = page.evaluate(FAKE_PREVIEW, [base_url + "notes/probability/", "eq:prob-bayes"])
+    assert preview == {"state": "done", "tag": on_its_page, "errors": 0}
+    page.close()
