@@ -31,14 +31,14 @@ site: deps  ## build the static site into site/ (strict: any warning fails)
 	$(VENV)/bin/mkdocs build --strict
 
 figures: deps  ## rebuild the figures whose inputs changed (ARGS="--force" or figure names)
-	$(PY) scripts/build_figures.py $(ARGS)
+	$(PY) scripts/site/build_figures.py $(ARGS)
 
 test: deps  ## unit tests, doctests (modules and pages), figure scripts, strict build, browser tests
 	$(VENV)/bin/pytest
 
 bench: deps  ## build, determinism, computation and page benchmarks (never asserted in tests)
-	$(PY) scripts/bench.py $(ARGS)
-	$(PY) scripts/bench_pages.py --json bench-results/pages.json
+	$(PY) scripts/dev/bench.py $(ARGS)
+	$(PY) scripts/dev/bench_pages.py --json bench-results/pages.json
 
 clean:
 	rm -rf site .cache docs/figures docs/javascripts/mathjax

@@ -16,10 +16,11 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "scripts"))
+# scripts/site (build_figures, hooks) and scripts/dev (headless) are on sys.path
+# through pytest's `pythonpath` option (pyproject.toml).
+from headless import CHROMIUM, CHROMIUM_ARGS, serve
 
-from screenshot import CHROMIUM, CHROMIUM_ARGS, serve  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
 
 
 @dataclass

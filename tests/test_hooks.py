@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from mkdocs_jupyter import plugin
 
-import build_figures  # noqa: E402  (tests/conftest.py puts scripts/ on sys.path)
-import hooks  # noqa: E402
+import build_figures  # scripts/site, on sys.path through pytest's `pythonpath` (pyproject.toml)
+import hooks
 
 # the plugin options its own key reads (values do not matter here, only that they are fixed)
 JUPYTER_OPTIONS = {

@@ -5,9 +5,9 @@
   editing `mlnotes/cnn.py` re-executes only the notebooks that import `mlnotes.cnn`.
   The imports are found as the figure builder finds a figure script's
   (`build_figures.dependencies`: transitive, plus `__init__.py` and `plotting.py`).
-- on_pre_build: run `scripts/build_figures.py` (a no-op for figures that are up to
+- on_pre_build: run `scripts/site/build_figures.py` (a no-op for figures that are up to
   date); a failing figure script fails the build and names itself. `mkdocs serve`
-  watches `mlnotes/` and `scripts/` (mkdocs.yml: `watch:`), so an edit there rebuilds.
+  watches `mlnotes/`, `scripts/figures/` and `scripts/site/` (mkdocs.yml: `watch:`), so an edit there rebuilds.
 - on_files: serve MathJax 3 from `node_modules/` as `javascripts/mathjax/` (no CDN),
   and add `notebooks/<name>.ipynb`, converted from each jupytext notebook, for download.
 - on_page_markdown: boost the post and the notes in search above their notebooks.
@@ -27,8 +27,8 @@ from pathlib import Path
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File, Files, InclusionLevel
 
-ROOT = Path(__file__).resolve().parent.parent
-BUILDER = ROOT / "scripts" / "build_figures.py"
+ROOT = Path(__file__).resolve().parents[2]
+BUILDER = ROOT / "scripts" / "site" / "build_figures.py"
 MATHJAX = ROOT / "node_modules" / "mathjax" / "es5"
 # tex-chtml.js plus what it loads on demand: TeX extensions (autoload), the CHTML fonts,
 # the menu and its accessibility extensions.
@@ -43,7 +43,7 @@ DOWNLOAD_ICON = (
 
 
 def _builder():
-    """scripts/build_figures.py, loaded from this tree (its `dependencies` finds imports)."""
+    """scripts/site/build_figures.py, loaded from this tree (its `dependencies` finds imports)."""
     spec = importlib.util.spec_from_file_location("_mlnotes_build_figures", BUILDER)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)

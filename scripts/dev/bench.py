@@ -1,6 +1,6 @@
 """Benchmarks: cached and deterministic builds, fast computations, the test run.
 
-    python scripts/bench.py [--quick] [--skip-build] [--skip-compute] [--skip-tests]
+    python scripts/dev/bench.py [--quick] [--skip-build] [--skip-compute] [--skip-tests]
                             [--no-strict] [--page PATH] [--module PATH] [--threads N] [--keep]
 
 `make bench` runs it with the project's venv. It prints one table, every measure next
@@ -50,7 +50,7 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 RESULTS = ROOT / "bench-results" / "bench.json"
 LISTINGS = ROOT / "docs" / "blog" / "posts" / "sinusoidal-embeddings"
 GIB = 2**30
@@ -166,13 +166,13 @@ def _load(tree: Path, relpath: str, name: str):
 
 def expected_after_edit(tree: Path, module: str) -> tuple[list[str], list[str] | None]:
     """Figures (and notebooks) whose cache keys cover `module`, by the tree's own rules."""
-    builder = _load(tree, "scripts/build_figures.py", "_bench_build_figures")
+    builder = _load(tree, "scripts/site/build_figures.py", "_bench_build_figures")
     edited = (tree / module).resolve()
     figures = sorted(
         name for name, script in builder.discover().items()
         if edited in {p.resolve() for p in builder.dependencies(script)}
     )
-    hooks_source = (tree / "scripts" / "hooks.py").read_text(encoding="utf-8")
+    hooks_source = (tree / "scripts" / "site" / "hooks.py").read_text(encoding="utf-8")
     notebooks_dir = tree / "docs" / "notebooks"
     notebooks = sorted(notebooks_dir.glob("*.py")) if notebooks_dir.is_dir() else []
     if "notebook_dependencies" not in hooks_source:
