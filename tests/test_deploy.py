@@ -33,7 +33,7 @@ MARK_LINK = """(path) => {
 
 
 def _html_pages(site) -> list[Path]:
-    return [p for p in sorted(site.path.rglob("*.html")) if not p.relative_to(site.path).parts[0] in ("assets", "javascripts")]
+    return [p for p in sorted(site.path.rglob("*.html")) if p.relative_to(site.path).parts[0] not in ("assets", "javascripts")]
 
 
 # --------------------------------------------------------------------------------------

@@ -46,8 +46,8 @@ RESULTS = ROOT / "bench-results" / "bench.json"
 LISTINGS = ROOT / "docs" / "blog" / "posts" / "sinusoidal-embeddings"
 GIB = 2**30
 BUDGET = 8 * GIB
-SKIP = {".venv", "node_modules", ".cache", "site", "offline", ".git", "bench-results",
-        ".pytest_cache", ".hypothesis", "__pycache__", "mlnotes-offline.zip"}
+TOP_LEVEL_SKIP = {".venv", "node_modules", ".cache", "site", "offline", "mlnotes-offline.zip", ".git",
+                  "bench-results", ".pytest_cache", ".hypothesis"}
 GENERATED = {"docs/figures", "docs/javascripts/mathjax"}
 LINKED = (".venv", "node_modules")
 
@@ -76,7 +76,8 @@ def scratch_copy(dest: Path) -> Path:
 
     def ignore(folder, names):
         rel = Path(folder).relative_to(ROOT)
-        return [n for n in names if n in SKIP or n.endswith(".egg-info") or (rel / n).as_posix() in GENERATED]
+        return [n for n in names if (rel == Path(".") and n in TOP_LEVEL_SKIP) or n == "__pycache__"
+                or n.endswith(".egg-info") or (rel / n).as_posix() in GENERATED]
 
     shutil.copytree(ROOT, dest, ignore=ignore, symlinks=True)
     for name in LINKED:
@@ -110,8 +111,12 @@ def build(tree: Path) -> dict:
 def _build_row(report: Report, label: str, b: dict, cold: dict | None) -> None:
     ratio = f" ({b['seconds'] / cold['seconds']:.2f} x cold)" if cold else ""
     failed = "" if b["returncode"] == 0 else f"; FAILED rc={b['returncode']}"
-    report.add(f"build, {label}", f"{b['seconds']:.1f} s{ratio}; figures redone: "
-               f"{', '.join(b['figures']) or 'none'}; notebooks executed: {', '.join(b['notebooks']) or 'none'}{failed}")
+    report.add(f"build, {label}", f"{b['seconds']:.1f} s{ratio}; figures redone: {_names(b['figures'])}; "
+               f"notebooks executed: {_names(b['notebooks'])}{failed}")
+
+
+def _names(names: list[str]) -> str:
+    return ", ".join(names) if 0 < len(names) <= 4 else str(len(names)) if names else "none"
 
 
 def append_line(path: Path, line: str) -> None:
