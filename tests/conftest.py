@@ -4,9 +4,12 @@ The site is built once per test session (`mkdocs build --strict` into a temporar
 folder), as deployed at SITE_URL (https://example.org/mlnotes/: canonical links, the
 sitemap and the feed name it), and served on a free localhost port: so every browser
 test also checks that the site works wherever it is served. The offline copy
-(`make offline`) is built on demand by the `offline_site` fixture. Browser tests drive Debian's Chromium
-(`/usr/bin/chromium`) through Playwright; if it is missing they fail (CI installs it
-in `.ci/run`), they are never skipped.
+(`make offline`) is built on demand by the `offline_site` fixture. Browser tests drive
+Debian's Chromium (`/usr/bin/chromium`) through Playwright; if it is missing they fail
+(CI installs it in `.ci/run`), they are never skipped.
+
+Hypothesis runs without its per-example deadline: a timed assertion fails on a loaded
+machine, not on a wrong result (speed is measured in scripts/dev/bench.py).
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 # scripts/site (build_figures, hooks) and scripts/dev (headless) are on sys.path
 # through pytest's `pythonpath` option (pyproject.toml).
@@ -26,6 +30,9 @@ from headless import CHROMIUM, CHROMIUM_ARGS, serve
 ROOT = Path(__file__).resolve().parent.parent
 # Where the test build says it is deployed: not where the tests serve it.
 SITE_URL = "https://example.org/mlnotes/"
+
+settings.register_profile("mlnotes", deadline=None)
+settings.load_profile("mlnotes")
 
 
 @dataclass
