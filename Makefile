@@ -11,7 +11,7 @@ JS_STAMP := node_modules/.installed-stamp
 TORCH  := torch==2.13.0
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: deps serve site figures test bench clean
+.PHONY: deps serve site offline figures test bench clean
 
 deps: $(PY_STAMP) $(JS_STAMP)
 
@@ -27,18 +27,26 @@ $(JS_STAMP): package.json package-lock.json
 serve: deps  ## install, build the figures, serve on http://127.0.0.1:8000 with live reload
 	$(VENV)/bin/mkdocs serve --dev-addr 127.0.0.1:8000
 
-site: deps  ## build the static site into site/ (strict: any warning fails)
+site: deps  ## build the static site into site/ (strict; SITE_URL=<where it is deployed>)
 	$(VENV)/bin/mkdocs build --strict
 
+# A copy that reads from disk: Material's offline plugin (mkdocs.yml: OFFLINE) builds
+# pages as notes/cnn.html and search without a server. `make site` afterwards puts the
+# zip in the site and links it from the landing page.
+offline: deps  ## build offline/ (open offline/index.html) and zip it as mlnotes-offline.zip
+	rm -rf offline mlnotes-offline.zip
+	OFFLINE=true $(VENV)/bin/mkdocs build --strict --site-dir offline
+	$(PY) -m zipfile -c mlnotes-offline.zip offline/
+
 figures: deps  ## rebuild the figures whose inputs changed (ARGS="--force" or figure names)
-	$(PY) scripts/build_figures.py $(ARGS)
+	$(PY) scripts/site/build_figures.py $(ARGS)
 
 test: deps  ## unit tests, doctests (modules and pages), figure scripts, strict build, browser tests
 	$(VENV)/bin/pytest
 
 bench: deps  ## build, determinism, computation and page benchmarks (never asserted in tests)
-	$(PY) scripts/bench.py $(ARGS)
-	$(PY) scripts/bench_pages.py --json bench-results/pages.json
+	$(PY) scripts/dev/bench.py $(ARGS)
+	$(PY) scripts/dev/bench_pages.py --json bench-results/pages.json
 
 clean:
-	rm -rf site .cache docs/figures docs/javascripts/mathjax
+	rm -rf site offline mlnotes-offline.zip .cache docs/figures docs/javascripts/mathjax

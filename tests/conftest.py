@@ -1,9 +1,15 @@
 """Shared fixtures: the strict site build, a localhost server for it, and Chromium.
 
 The site is built once per test session (`mkdocs build --strict` into a temporary
-folder) and served on a free localhost port. Browser tests drive Debian's Chromium
-(`/usr/bin/chromium`) through Playwright; if it is missing they fail (CI installs it
-in `.ci/run`), they are never skipped.
+folder), as deployed at SITE_URL (https://example.org/mlnotes/: canonical links, the
+sitemap and the feed name it), and served on a free localhost port: so every browser
+test also checks that the site works wherever it is served. The offline copy
+(`make offline`) is built on demand by the `offline_site` fixture. Browser tests drive
+Debian's Chromium (`/usr/bin/chromium`) through Playwright; if it is missing they fail
+(CI installs it in `.ci/run`), they are never skipped.
+
+Hypothesis runs without its per-example deadline: a timed assertion fails on a loaded
+machine, not on a wrong result (speed is measured in scripts/dev/bench.py).
 """
 
 from __future__ import annotations
@@ -15,11 +21,18 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
+
+# scripts/site (build_figures, hooks) and scripts/dev (headless) are on sys.path
+# through pytest's `pythonpath` option (pyproject.toml).
+from headless import CHROMIUM, CHROMIUM_ARGS, serve
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "scripts"))
+# Where the test build says it is deployed: not where the tests serve it.
+SITE_URL = "https://example.org/mlnotes/"
 
-from screenshot import CHROMIUM, CHROMIUM_ARGS, serve  # noqa: E402
+settings.register_profile("mlnotes", deadline=None)
+settings.load_profile("mlnotes")
 
 
 @dataclass
@@ -49,8 +62,11 @@ def built_site(tmp_path_factory) -> BuiltSite:
     prebuilt = os.environ.get("MLNOTES_PREBUILT_SITE")
     if prebuilt:
         return BuiltSite(Path(prebuilt), 0, f"prebuilt site {prebuilt}, not rebuilt")
-    out = tmp_path_factory.mktemp("site")
-    env = dict(os.environ, NO_MKDOCS_2_WARNING="1", PYTHONWARNINGS="ignore")
+    return _build(tmp_path_factory.mktemp("site"), SITE_URL=SITE_URL)
+
+
+def _build(out: Path, **env) -> BuiltSite:
+    env = dict(os.environ, NO_MKDOCS_2_WARNING="1", PYTHONWARNINGS="ignore", **env)
     result = subprocess.run(
         [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(out)],
         cwd=ROOT,
@@ -59,6 +75,15 @@ def built_site(tmp_path_factory) -> BuiltSite:
         text=True,
     )
     return BuiltSite(out, result.returncode, result.stdout + result.stderr)
+
+
+@pytest.fixture(scope="session")
+def offline_site(tmp_path_factory) -> BuiltSite:
+    """The copy of `make offline` (the variable the Makefile sets), built."""
+    built = _build(tmp_path_factory.mktemp("offline"), OFFLINE="true")
+    if built.returncode:
+        pytest.fail(f"the offline build failed:\n{built.log[-6000:]}")
+    return built
 
 
 @pytest.fixture(scope="session")

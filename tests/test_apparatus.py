@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from screenshot import set_scheme, wait_for_math
+from headless import set_scheme, wait_for_math
 
 ROOT = Path(__file__).resolve().parent.parent
 HOOK = ROOT / "scripts" / "site" / "apparatus.py"

@@ -11,7 +11,7 @@ from urllib.parse import urlparse
 
 import pytest
 
-from screenshot import LEFTOVER_TEX, wait_for_math
+from headless import LEFTOVER_TEX, wait_for_math
 
 pytestmark = pytest.mark.browser
 

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from mkdocs_jupyter import plugin
 
-import build_figures  # noqa: E402  (tests/conftest.py puts scripts/ on sys.path)
-import hooks  # noqa: E402
+import build_figures  # scripts/site, on sys.path through pytest's `pythonpath` (pyproject.toml)
+import hooks
 
 # the plugin options its own key reads (values do not matter here, only that they are fixed)
 JUPYTER_OPTIONS = {
@@ -78,4 +78,26 @@ def test_installing_twice_wraps_the_plugin_key_once(tree):
     original = plugin._compute_cache_key
     hooks.install_notebook_cache_key(build_figures)
     hooks.install_notebook_cache_key(build_figures)  # `mkdocs serve` reloads the hooks
+    assert plugin._compute_cache_key.__wrapped__ is original
+
+
+def test_the_site_config_installs_the_wrapper_on_the_plugin_it_runs(monkeypatch):
+    """The hook as mkdocs.yml names it really replaces mkdocs-jupyter's private key function:
+    it still exists with the signature the wrapper calls, the plugin still looks it up by
+    name when it renders a notebook (so replacing the module attribute takes effect), and
+    the hook's on_config replaces it. An upgrade of the pinned plugin that breaks any of
+    these fails here, not silently in the cache."""
+    import inspect
+
+    from mkdocs.config import load_config
+
+    monkeypatch.setattr(plugin, "_compute_cache_key", plugin._compute_cache_key)
+    original = getattr(plugin._compute_cache_key, "__wrapped__", plugin._compute_cache_key)
+    assert list(inspect.signature(original).parameters) == ["nb_path", "config", "exec_nb"]
+    assert "_compute_cache_key" in plugin.Plugin.on_pre_page.__code__.co_names
+    config = load_config(str(Path(__file__).resolve().parent.parent / "mkdocs.yml"))
+    [hook] = [p for name, p in config.plugins.items() if name.endswith("scripts/site/hooks.py")]
+    assert config.plugins["mkdocs-jupyter"].config["cache"]
+    hook.on_config(config)
+    assert plugin._compute_cache_key is not original
     assert plugin._compute_cache_key.__wrapped__ is original

@@ -19,7 +19,7 @@ from urllib.parse import unquote, urlparse
 
 import pytest
 
-from screenshot import LEFTOVER_TEX, wait_for_math
+from headless import LEFTOVER_TEX, wait_for_math
 
 ROOT = Path(__file__).resolve().parent.parent
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"

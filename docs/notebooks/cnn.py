@@ -11,7 +11,7 @@
 # %% [markdown]
 # # Convolutional neural networks: the notebook
 #
-# The companion of the [CNN notes](../../notes/cnn/). It checks the output-size formula
+# The companion of the [CNN notes](../notes/cnn.md). It checks the output-size formula
 #
 # $$\text{out} = \left\lfloor \frac{n + 2p - d\,(k - 1) - 1}{s} \right\rfloor + 1$$
 #

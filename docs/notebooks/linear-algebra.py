@@ -11,7 +11,7 @@
 # %% [markdown]
 # # Linear algebra: the notebook
 #
-# The companion of the [Linear Algebra notes](../../notes/linear-algebra/). It runs the
+# The companion of the [Linear Algebra notes](../notes/linear-algebra.md). It runs the
 # page's computations with `mlnotes.linalg`, NumPy and SciPy, and checks them on random
 # inputs instead of one worked example: the two forms of each distance agree, a
 # projection is numpy's least-squares fit, Gram–Schmidt gives orthonormal vectors with

@@ -12,7 +12,7 @@
 # # Probability: the notebook
 #
 # The companion of the notes page
-# [Probability: Univariate Models](../../notes/probability/). It plays the Monty Hall
+# [Probability: Univariate Models](../notes/probability.md). It plays the Monty Hall
 # game many times and compares the result with Bayes' rule, then evaluates the four
 # discrete distributions of the notes (Bernoulli, binomial, Poisson, geometric), checks
 # them against `scipy.stats`, and watches the Poisson approximate the binomial.

@@ -12,7 +12,7 @@
 # # Sinusoidal embeddings: the notebook
 #
 # The companion of the post
-# [Transformers Breakdown: Sinusoidal Embeddings](../../blog/sinusoidal-embeddings/).
+# [Transformers Breakdown: Sinusoidal Embeddings](../blog/posts/sinusoidal-embeddings.md).
 # It redraws the post's figures with the `mlnotes` package and checks, in code, the
 # properties the post proves: each dimension is periodic in the position, no two
 # positions share an embedding, a shift by $k$ positions is a rotation $M(k)$, and the

@@ -1,6 +1,6 @@
 """Build the site's figures: one script in scripts/figures/ per figure, light and dark SVG.
 
-    python scripts/build_figures.py [--force] [--jobs N] [NAME ...]
+    python scripts/site/build_figures.py [--force] [--jobs N] [NAME ...]
 
 Each script `scripts/figures/<name>.py` defines `make_figure()`, which returns a
 matplotlib Figure. The builder calls it under `mlnotes.plotting.style("light")` and
@@ -34,7 +34,7 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from importlib import metadata
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SCRIPTS = ROOT / "scripts" / "figures"
 PACKAGE = ROOT / "mlnotes"
 OUT = ROOT / "docs" / "figures"

@@ -1,6 +1,6 @@
 """Page budgets (issue 5, point 9): page weight, and time until MathJax has typeset.
 
-    python scripts/bench_pages.py [SITE_DIR] [--runs N] [--json PATH]
+    python scripts/dev/bench_pages.py [SITE_DIR] [--runs N] [--json PATH]
 
 Serves a built site (SITE_DIR; without it, `mkdocs build` into a temporary folder) on
 localhost and opens it in headless Chromium (Debian's /usr/bin/chromium), always with a
@@ -31,10 +31,9 @@ import sys
 import tempfile
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "scripts"))
+from headless import CHROMIUM, CHROMIUM_ARGS, serve
 
-from screenshot import CHROMIUM, CHROMIUM_ARGS, serve  # noqa: E402
+ROOT = Path(__file__).resolve().parents[2]
 
 KINDS = {
     "document": "html",

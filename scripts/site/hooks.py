@@ -1,49 +1,59 @@
 """MkDocs hooks (mkdocs.yml: `hooks:`): figures, self-hosted MathJax, notebook downloads.
 
-- on_config: key mkdocs-jupyter's execution cache on the `mlnotes` sources each notebook
+What configuration can do is configured instead: the search boost of the post and the
+notes is in `.meta.yml` files (Material's meta plugin), the notebook download button and
+the offline download link are in overrides/main.html.
+
+- on_config: give the feed its channel image and, offline, the iframe-worker polyfill
+  (below); key mkdocs-jupyter's execution cache on the `mlnotes` sources each notebook
   imports too (its own key covers only the notebook file and the plugin options), so
   editing `mlnotes/cnn.py` re-executes only the notebooks that import `mlnotes.cnn`.
   The imports are found as the figure builder finds a figure script's
   (`build_figures.dependencies`: transitive, plus `__init__.py` and `plotting.py`).
-- on_pre_build: run `scripts/build_figures.py` (a no-op for figures that are up to
+- on_pre_build: run `scripts/site/build_figures.py` (a no-op for figures that are up to
   date); a failing figure script fails the build and names itself. `mkdocs serve`
-  watches `mlnotes/` and `scripts/` (mkdocs.yml: `watch:`), so an edit there rebuilds.
+  watches `mlnotes/`, `scripts/figures/` and `scripts/site/` (mkdocs.yml: `watch:`), so
+  an edit there rebuilds.
 - on_files: serve MathJax 3 from `node_modules/` as `javascripts/mathjax/` (no CDN),
-  and add `notebooks/<name>.ipynb`, converted from each jupytext notebook, for download.
-- on_page_markdown: boost the post and the notes in search above their notebooks.
-- on_page_content: drop nbconvert's MathJax 2 configuration from notebook pages.
-- on_post_page: a download button on each notebook page.
+  add `notebooks/<name>.ipynb`, converted from each jupytext notebook, for download,
+  `mlnotes-offline.zip` (made by `make offline`) when it exists, and in the offline
+  build the iframe-worker shim from `node_modules/` (on_config names it).
+- on_page_content: on notebook pages, resolve links to Markdown sources as MkDocs does
+  for pages (`../notes/cnn.md` -> `../../notes/cnn/`, or `../notes/cnn.html` offline:
+  nbconvert leaves them as written), and drop nbconvert's MathJax 2 configuration.
 """
 
 from __future__ import annotations
 
 import hashlib
 import importlib.util
+import posixpath
 import re
 import subprocess
 import sys
 from pathlib import Path
+from urllib.parse import urljoin
 
 from mkdocs.exceptions import PluginError
+from mkdocs.plugins import event_priority
 from mkdocs.structure.files import File, Files, InclusionLevel
 
-ROOT = Path(__file__).resolve().parent.parent
-BUILDER = ROOT / "scripts" / "build_figures.py"
+ROOT = Path(__file__).resolve().parents[2]
+BUILDER = ROOT / "scripts" / "site" / "build_figures.py"
 MATHJAX = ROOT / "node_modules" / "mathjax" / "es5"
 # tex-chtml.js plus what it loads on demand: TeX extensions (autoload), the CHTML fonts,
 # the menu and its accessibility extensions.
 MATHJAX_PARTS = ("tex-chtml.js", "input/tex/extensions", "output/chtml", "ui", "a11y", "sre", "adaptors")
 NOTEBOOKS = "notebooks/"
-
-DOWNLOAD_ICON = (
-    '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24" aria-hidden="true">'
-    '<path d="M5 20h14v-2H5v2zm7-18-1.4 1.4L15.2 8H13v8h-2V8H8.8l4.6-4.6L12 2zm-1 0h2v12l4-4 '
-    '1.4 1.4L12 17.8 5.6 11.4 7 10l4 4V2z"/></svg>'
-)
+OFFLINE_ZIP = ROOT / "mlnotes-offline.zip"  # written by `make offline`
+# Material's offline plugin runs search on file:// through the iframe-worker shim, which it
+# loads from unpkg.com unless a polyfill of that name is configured: serve npm's copy.
+IFRAME_WORKER = ROOT / "node_modules" / "iframe-worker" / "shim" / "index.js"
+IFRAME_WORKER_URI = "javascripts/iframe-worker/shim.js"
 
 
 def _builder():
-    """scripts/build_figures.py, loaded from this tree (its `dependencies` finds imports)."""
+    """scripts/site/build_figures.py, loaded from this tree (its `dependencies` finds imports)."""
     spec = importlib.util.spec_from_file_location("_mlnotes_build_figures", BUILDER)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
@@ -88,7 +98,17 @@ def install_notebook_cache_key(builder=None):
     return plugin._compute_cache_key
 
 
+@event_priority(100)  # before mkdocs-rss-plugin's on_config, which writes the channel
 def on_config(config, **kwargs):
+    rss = config.plugins.get("rss")
+    if rss is not None and not rss.config.image:
+        # The feed's channel image: Material's favicon, at the site's address. Without an
+        # `image:`, mkdocs-rss-plugin 1.19.0 writes <image><url>None</url>, and `image:`
+        # takes an absolute URL, which mkdocs.yml cannot compose from SITE_URL.
+        favicon = config.theme.get("favicon") or "assets/images/favicon.png"
+        rss.config.image = urljoin(config.site_url, favicon)
+    if _offline(config):  # before the offline plugin's on_config, which reads the polyfills
+        config.extra["polyfills"] = [*config.extra.get("polyfills", []), IFRAME_WORKER_URI]
     jupyter = config.plugins.get("mkdocs-jupyter")
     if jupyter is not None and jupyter.config.get("cache"):
         base = Path(jupyter.config["cache_dir"])
@@ -147,41 +167,39 @@ def _notebook_downloads(files: Files, config) -> list[File]:
     return downloads
 
 
+def _offline(config) -> bool:
+    """Is this the build of `make offline` (Material's offline plugin enabled)?"""
+    offline = config.plugins.get("material/offline")
+    return offline is not None and bool(offline.config.enabled)
+
+
+def _iframe_worker(config) -> list[File]:
+    if not _offline(config):
+        return []
+    if not IFRAME_WORKER.exists():
+        raise PluginError(f"{IFRAME_WORKER.relative_to(ROOT)} is missing: run `npm ci` (or any make target)")
+    return [File.generated(config, IFRAME_WORKER_URI, abs_src_path=str(IFRAME_WORKER))]
+
+
+def _offline_zip(config) -> list[File]:
+    """The zip of `make offline`, for the landing page's link (overrides/main.html reads
+    `config.extra.offline_zip`). Never put into the offline copy itself."""
+    if not OFFLINE_ZIP.exists() or _offline(config):
+        return []
+    config.extra["offline_zip"] = {
+        "url": OFFLINE_ZIP.name,
+        "megabytes": round(OFFLINE_ZIP.stat().st_size / 1e6, 1),
+    }
+    return [File(OFFLINE_ZIP.name, str(OFFLINE_ZIP.parent), config.site_dir, config.use_directory_urls)]
+
+
 def on_files(files: Files, config, **kwargs):
+    config.extra.pop("offline_zip", None)  # `mkdocs serve` keeps the config between builds
     for f in _mathjax_files(config) + _notebook_downloads(files, config):
         files.append(f)
+    for f in _iframe_worker(config) + _offline_zip(config):
+        files.append(f)
     return files
-
-
-def on_post_page(output: str, page, config, **kwargs):
-    uri = page.file.src_uri
-    if not (uri.startswith(NOTEBOOKS) and uri.endswith(".py")):
-        return output
-    name = uri[len(NOTEBOOKS) : -3]
-    button = (
-        f'<a href="../{name}.ipynb" download title="Download the notebook (.ipynb)" '
-        f'class="md-content__button md-icon mlnotes-download">{DOWNLOAD_ICON}</a>'
-    )
-    marker = '<article class="md-content__inner md-typeset">'
-    if marker not in output:
-        raise PluginError(f"{uri}: no '{marker}' to put the notebook download button in")
-    return output.replace(marker, marker + button, 1)
-
-
-# Search: the post and the notes are what a reader searches for. Their companion notebooks
-# and the API reference repeat their words, and a notebook's shorter title outranked its
-# page ("sinusoidal", "Gram-Schmidt"). Boost the reading pages, unless a page sets its
-# own `search: boost:` in its front matter (read by Material's search plugin).
-READING = ("blog/posts/", "notes/")
-READING_BOOST = 4.0
-
-
-def on_page_markdown(markdown: str, page, config, **kwargs):
-    if page.file.src_uri.startswith(READING):
-        search = page.meta.setdefault("search", {})
-        if isinstance(search, dict):
-            search.setdefault("boost", READING_BOOST)
-    return markdown
 
 
 # Notebook pages: nbconvert's template adds a MathJax 2 configuration block
@@ -193,7 +211,22 @@ def on_page_markdown(markdown: str, page, config, **kwargs):
 MATHJAX2_CONFIG = re.compile(r'<script type="text/x-mathjax-config">.*?</script>', re.S)
 
 
-def on_page_content(html: str, page, config, **kwargs):
+def on_page_content(html: str, page, config, files, **kwargs):
     if page.file.src_uri.startswith(NOTEBOOKS):
+        html = _resolve_page_links(html, page, files)
         return MATHJAX2_CONFIG.sub("", html)
     return html
+
+
+MARKDOWN_LINK = re.compile(r'href="([^":#?]+\.md)(#[^"]*)?"')
+
+
+def _resolve_page_links(html: str, page, files: Files) -> str:
+    def resolve(match):
+        src = posixpath.normpath(posixpath.join(posixpath.dirname(page.file.src_uri), match.group(1)))
+        target = files.get_file_from_path(src)
+        if target is None:
+            raise PluginError(f"{page.file.src_uri}: links to {match.group(1)}, which is not a page")
+        return f'href="{target.url_relative_to(page.file)}{match.group(2) or ""}"'
+
+    return MARKDOWN_LINK.sub(resolve, html)

@@ -1,0 +1,65 @@
+"""Serve a built site on localhost and drive Debian's headless Chromium: shared by the
+browser tests (tests/conftest.py, found through pytest's `pythonpath` option in
+pyproject.toml), scripts/dev/screenshot.py and scripts/dev/bench_pages.py.
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import threading
+from contextlib import contextmanager
+from pathlib import Path
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+
+
+@contextmanager
+def serve(site: Path):
+    """Serve `site` on a free localhost port; yield the base URL."""
+    handler = functools.partial(_QuietHandler, directory=str(site))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):  # keep test and tool output readable
+        pass
+
+
+# The TeX left as text in the article (code and typeset math removed): math MathJax did
+# not typeset. Catches $$, \( \[, $...$ (notebook cells) and TeX macros.
+LEFTOVER_TEX = r"""() => {
+    const article = (document.querySelector('article') || document.body).cloneNode(true);
+    article.querySelectorAll('pre, code, mjx-container, mjx-assistive-mml, script, style').forEach(e => e.remove());
+    const hits = article.textContent.match(/\$\$|\$[^$\n]{1,200}\$|\\\(|\\\[|\\[a-zA-Z]{2,}\{|\\(frac|sum|left|mathbf|omega|theta|lambda|sigma|mu|pi|alpha)\b/g) || [];
+    return hits.slice(0, 5);
+}"""
+
+
+def set_scheme(page, scheme: str) -> None:
+    """Switch Material's palette to `default` (light) or `slate` (dark)."""
+    page.evaluate(
+        """(scheme) => {
+            document.body.setAttribute('data-md-color-scheme', scheme);
+            const input = document.querySelector(`input[data-md-color-scheme="${scheme}"]`);
+            if (input) { input.checked = true; }
+        }""",
+        scheme,
+    )
+
+
+def wait_for_math(page, timeout: float = 20000) -> None:
+    """Wait until MathJax has started and typeset the current page."""
+    page.wait_for_function(
+        "() => window.MathJax && MathJax.startup && MathJax.startup.promise && window.mlnotesTypeset > 0",
+        timeout=timeout,
+    )
+    page.evaluate("() => MathJax.startup.promise.then(() => document.fonts.ready).then(() => true)")
