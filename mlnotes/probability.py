@@ -227,6 +227,7 @@ def central_interval(coverage: float = 0.95, mu: float = 0.0, sigma: float = 1.0
         Notes, section 1.2. Murphy, PML: An Introduction, section 2.2.2.3.
     """
     alpha = 1.0 - V.probability(coverage, "coverage")
+    mu, sigma = _check_location_scale(mu, sigma)
     lo = normal_ppf(alpha / 2, mu, sigma)
     # by symmetry, not as ppf(1 - alpha/2): 1 - alpha/2 rounds to 1.0 (an infinite
     # upper end) for coverages within 1e-16 of 1, while the lower end stays finite
@@ -296,7 +297,7 @@ def marginal(joint: ArrayLike, axis: int) -> np.ndarray:
     return table.sum(axis=1 - axis)
 
 
-def is_independent(joint: ArrayLike, rtol: float = 1e-9, atol: float = 1e-300) -> bool:
+def is_independent(joint: ArrayLike, rtol: float = 1e-9, atol: float = 2.2250738585072014e-308) -> bool:
     r"""Whether the two variables of a 2-D joint pmf table are independent.
 
     $X \perp Y$ iff $p(x, y) = p(x)\,p(y)$ for every cell: the table equals the
@@ -311,8 +312,9 @@ def is_independent(joint: ArrayLike, rtol: float = 1e-9, atol: float = 1e-300) -
         rtol: Relative tolerance, in $[0, 1)$: what rounding leaves of an exact
             product (about $10^{-16}$ times the number of cells) is far below the
             default $10^{-9}$.
-        atol: Absolute tolerance, $\ge 0$; the default $10^{-300}$ only forgives cells
-            that underflow.
+        atol: Absolute tolerance, $\ge 0$; the default, the smallest normal float
+            ($2.2 \times 10^{-308}$), only forgives differences in the subnormal range,
+            where floats lose their relative precision.
 
     Returns:
         `True` if every cell matches $p(x)p(y)$ within the tolerances, else `False`.
@@ -353,11 +355,16 @@ def _is_exact(array):
 
 def _check_vector(value, name):
     """A 1-D array of numbers in [0, 1], exact (Fractions) when given Fractions/ints."""
-    array = np.asarray(value, dtype=object)
+    array = None
+    if value is not None and not isinstance(value, (str, bytes)):
+        try:
+            array = np.asarray(value, dtype=object)
+        except ValueError:  # ragged: real_array below says so
+            array = None
+    if array is None or not _is_exact(array):
+        array = V.real_array(value, name, what="a 1-D sequence of probabilities")
     if array.ndim != 1 or array.size == 0:
         raise ValueError(f"{name} must be a non-empty 1-D sequence, got {V.show(value)}")
-    if not _is_exact(array):
-        array = V.real_array(value, name, what="a 1-D sequence of probabilities")
     if any(v < 0 or v > 1 for v in array.flat):
         raise ValueError(f"{name} must hold probabilities in [0, 1], got {V.show(value)}")
     return array
