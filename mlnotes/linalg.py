@@ -25,6 +25,7 @@ References:
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -59,20 +60,58 @@ def _vector(x: ArrayLike, name: str) -> np.ndarray:
     return arr
 
 
-def _pow2(*arrays: np.ndarray) -> float:
-    """A power of two at least the largest |entry| of `arrays` (1.0 if all are 0).
+def _exponent(x: np.ndarray) -> int:
+    """The `e` with the largest |entry| of `x` in [2**(e-1), 2**e) (0 if all are 0).
 
-    Dividing by it is exact (barring underflow of entries 2**-1074 times smaller than
-    the largest) and brings every entry into [-1, 1], where squares cannot overflow.
+    `np.ldexp(x, -e)` is then exact (barring underflow of entries 2**-1074 times
+    smaller than the largest) and in [-1, 1], where squares cannot overflow.
     """
-    largest = max(float(np.max(np.abs(a))) for a in arrays)
-    return 2.0 ** math.frexp(largest)[1] if largest > 0 else 1.0
+    largest = float(np.max(np.abs(x)))
+    return math.frexp(largest)[1] if largest > 0 else 0
 
 
-def _ratio(numerator: float, denominator: float) -> float:
-    """`numerator / denominator`, `inf` (not OverflowError) when it exceeds the floats."""
+def _unscale(value: float, e: int) -> float:
+    """`value * 2**e`, `inf` (not OverflowError) beyond the largest float."""
+    try:
+        return math.ldexp(value, e)
+    except OverflowError:
+        return math.inf
+
+
+def _difference(p: np.ndarray, q: np.ndarray) -> tuple[np.ndarray, int]:
+    """`(d, e)` with `q - p == d * 2**e` and `d` in [-1, 1].
+
+    `q - p` is rounded once per entry; it overflows only where `p` and `q` are both
+    near the largest float with opposite signs, and then `q/2 - p/2` is used.
+    """
     with np.errstate(over="ignore"):
-        return float(np.float64(numerator) / denominator)
+        d = q - p
+    halved = 0
+    if not np.all(np.isfinite(d)):
+        d, halved = q * 0.5 - p * 0.5, 1
+    e = _exponent(d)
+    return np.ldexp(d, -e), e + halved
+
+
+def _sqrt_ratio(numerator: Fraction, denominator: Fraction) -> float:
+    """`sqrt(numerator / denominator)` of exact positive rationals, rounded at the end.
+
+    The ratio is brought into [1, 4) by a power of 4 (exact), its square root taken
+    in floating point and scaled back: `inf` when the result exceeds the largest float.
+    """
+    ratio = numerator / denominator
+    if ratio == 0:
+        return 0.0
+    e = (ratio.numerator.bit_length() - ratio.denominator.bit_length()) // 2
+    reduced = ratio / Fraction(4) ** e if e >= 0 else ratio * Fraction(4) ** -e
+    try:
+        return math.ldexp(math.sqrt(float(reduced)), e)
+    except OverflowError:
+        return math.inf
+
+
+def _exact(*values: float) -> list[Fraction]:
+    return [Fraction(v) for v in values]
 
 
 def _scalars(**values: object) -> list[float]:
@@ -294,8 +333,9 @@ def project(y: ArrayLike, A: ArrayLike) -> np.ndarray:
             f"mismatched dimensions: y has {y_arr.shape[0]} rows, A has {A_arr.shape[0]} rows"
         )
     Q = gram_schmidt(A_arr.reshape(A_arr.shape[0], -1))
-    scale = _pow2(y_arr)  # exact: no overflow in the dot products
-    return (Q @ (Q.T @ (y_arr / scale))) * scale
+    e = _exponent(y_arr)  # exact scaling: no overflow in the dot products
+    with np.errstate(over="ignore"):
+        return np.ldexp(Q @ (Q.T @ np.ldexp(y_arr, -e)), e)
 
 
 # --------------------------------------------------------------------------------------
@@ -332,8 +372,7 @@ def distance_point_point(p: ArrayLike, q: ArrayLike) -> float:
     """
     p_arr, q_arr = _vector(p, "p"), _vector(q, "q")
     _same_dim(p=p_arr, q=q_arr)
-    scale = _pow2(p_arr, q_arr)  # math.dist scales too; this also keeps q - p finite
-    return math.dist(p_arr / scale, q_arr / scale) * scale
+    return math.dist(p_arr.tolist(), q_arr.tolist())  # scales: its squares do not overflow
 
 
 def distance_point_point_scalar(x1: float, y1: float, x2: float, y2: float) -> float:
@@ -364,8 +403,7 @@ def distance_point_point_scalar(x1: float, y1: float, x2: float, y2: float) -> f
         Notes, section 2.1, Definition 2.1, equation (34).
     """
     x1, y1, x2, y2 = _scalars(x1=x1, y1=y1, x2=x2, y2=y2)
-    scale = _pow2(np.array([x1, y1, x2, y2]))  # keeps x2 - x1 finite
-    return math.hypot(x2 / scale - x1 / scale, y2 / scale - y1 / scale) * scale
+    return math.hypot(x2 - x1, y2 - y1)  # a difference overflows only if the distance does
 
 
 def distance_point_plane(p: ArrayLike, q: ArrayLike, normal: ArrayLike) -> float:
@@ -404,10 +442,9 @@ def distance_point_plane(p: ArrayLike, q: ArrayLike, normal: ArrayLike) -> float
     p_arr, q_arr, n_arr = _vector(p, "p"), _vector(q, "q"), _vector(normal, "normal")
     _same_dim(p=p_arr, q=q_arr, normal=n_arr)
     _nonzero(n_arr, "normal", "vector")
-    scale = _pow2(p_arr, q_arr)
-    pq = q_arr / scale - p_arr / scale
-    unit = n_arr / _pow2(n_arr)  # the distance does not depend on the normal's length
-    return float(abs(pq @ unit) / np.linalg.norm(unit)) * scale
+    pq, e = _difference(p_arr, q_arr)
+    unit = np.ldexp(n_arr, -_exponent(n_arr))  # the distance does not depend on |normal|
+    return _unscale(float(abs(pq @ unit) / np.linalg.norm(unit)), e)
 
 
 def distance_point_plane_scalar(
@@ -416,9 +453,9 @@ def distance_point_plane_scalar(
     r"""Distance from $P = (x_0, y_0, z_0)$ to the plane $ax + by + cz + d = 0$.
 
     The scalar form $\dfrac{|a x_0 + b y_0 + c z_0 + d|}{\sqrt{a^2 + b^2 + c^2}}$,
-    with the coefficients first divided by a power of two near the largest of
-    $|a|, |b|, |c|$ (the plane is the same), the numerator summed by `math.fsum` and
-    the norm computed by `math.hypot`: no overflow or underflow on finite input.
+    evaluated exactly in rational arithmetic (`fractions.Fraction`) and rounded once at
+    the end (a last square root): no overflow, underflow or cancellation on finite
+    input.
 
     Args:
         x0: First coordinate of $P$.
@@ -449,9 +486,9 @@ def distance_point_plane_scalar(
     x0, y0, z0, a, b, c, d = _scalars(x0=x0, y0=y0, z0=z0, a=a, b=b, c=c, d=d)
     if a == b == c == 0:
         raise ValueError(f"(a, b, c) must not all be zero, got {(a, b, c)}")
-    scale = _pow2(np.array([a, b, c]))
-    a, b, c, d = a / scale, b / scale, c / scale, d / scale
-    return _ratio(abs(math.fsum([a * x0, b * y0, c * z0, d])), math.hypot(a, b, c))
+    x0, y0, z0, a, b, c, d = _exact(x0, y0, z0, a, b, c, d)
+    residual = a * x0 + b * y0 + c * z0 + d
+    return _sqrt_ratio(residual * residual, a * a + b * b + c * c)
 
 
 def distance_point_line(p: ArrayLike, q: ArrayLike, u: ArrayLike) -> float:
@@ -498,18 +535,17 @@ def distance_point_line(p: ArrayLike, q: ArrayLike, u: ArrayLike) -> float:
     p_arr, q_arr, u_arr = _vector(p, "p"), _vector(q, "q"), _vector(u, "u")
     _same_dim(p=p_arr, q=q_arr, u=u_arr)
     _nonzero(u_arr, "u", "direction vector")
-    scale = _pow2(p_arr, q_arr)
-    pq = q_arr / scale - p_arr / scale
-    unit = u_arr / _pow2(u_arr)
-    return float(np.linalg.norm(pq - _proj(pq, unit))) * scale
+    pq, e = _difference(p_arr, q_arr)
+    unit = np.ldexp(u_arr, -_exponent(u_arr))
+    return _unscale(float(np.linalg.norm(pq - _proj(pq, unit))), e)
 
 
 def distance_point_line_scalar(x0: float, y0: float, a: float, b: float, c: float) -> float:
     r"""Distance from $P = (x_0, y_0)$ to the line $ax + by + c = 0$ in $\mathbb{R}^2$.
 
-    The scalar form $\dfrac{|a x_0 + b y_0 + c|}{\sqrt{a^2 + b^2}}$ (coefficients
-    scaled by a power of two, `math.fsum`, `math.hypot`: no overflow or underflow on
-    finite input).
+    The scalar form $\dfrac{|a x_0 + b y_0 + c|}{\sqrt{a^2 + b^2}}$, evaluated exactly
+    in rational arithmetic and rounded once at the end: no overflow, underflow or
+    cancellation on finite input.
 
     Args:
         x0: First coordinate of $P$.
@@ -536,9 +572,9 @@ def distance_point_line_scalar(x0: float, y0: float, a: float, b: float, c: floa
     x0, y0, a, b, c = _scalars(x0=x0, y0=y0, a=a, b=b, c=c)
     if a == b == 0:
         raise ValueError(f"(a, b) must not both be zero, got {(a, b)}")
-    scale = _pow2(np.array([a, b]))
-    a, b, c = a / scale, b / scale, c / scale
-    return _ratio(abs(math.fsum([a * x0, b * y0, c])), math.hypot(a, b))
+    x0, y0, a, b, c = _exact(x0, y0, a, b, c)
+    residual = a * x0 + b * y0 + c
+    return _sqrt_ratio(residual * residual, a * a + b * b)
 
 
 def distance_line_line(p: ArrayLike, u: ArrayLike, q: ArrayLike, v: ArrayLike) -> float:
@@ -601,9 +637,8 @@ def distance_line_line(p: ArrayLike, u: ArrayLike, q: ArrayLike, v: ArrayLike) -
             f"the lines are parallel (u = {u_arr.tolist()}, v = {v_arr.tolist()}): "
             "u x v = 0, use distance_point_line(p, q, v)"
         ) from None
-    scale = _pow2(p_arr, q_arr)
-    pq = q_arr / scale - p_arr / scale
-    return float(np.linalg.norm(pq - basis @ (basis.T @ pq))) * scale
+    pq, e = _difference(p_arr, q_arr)
+    return _unscale(float(np.linalg.norm(pq - basis @ (basis.T @ pq))), e)
 
 
 def distance_line_line_scalar(
@@ -617,7 +652,8 @@ def distance_line_line_scalar(
     $k = \dfrac{a_1 a_2 + b_1 b_2}{a_2^2 + b_2^2}$. The factor $k$ is negative when the
     two normals point in opposite directions; the notes' equation (40) uses
     $k = \sqrt{a_1^2 + b_1^2} / \sqrt{a_2^2 + b_2^2}$, which is always positive and
-    wrong in that case.
+    wrong in that case. Evaluated exactly in rational arithmetic and rounded once at
+    the end.
 
     Args:
         a1: Coefficient of $x$ in the first line's equation.
@@ -651,16 +687,15 @@ def distance_line_line_scalar(
         raise ValueError(f"(a1, b1) must not both be zero, got {(a1, b1)}")
     if a2 == b2 == 0:
         raise ValueError(f"(a2, b2) must not both be zero, got {(a2, b2)}")
-    # each equation divided by a power of two (same line): no overflow or underflow
-    s1, s2 = _pow2(np.array([a1, b1])), _pow2(np.array([a2, b2]))
-    a1, b1, c1, a2, b2, c2 = a1 / s1, b1 / s1, c1 / s1, a2 / s2, b2 / s2, c2 / s2
-    n1, n2 = math.hypot(a1, b1), math.hypot(a2, b2)
-    if abs(a1 * b2 - a2 * b1) > 1e-12 * n1 * n2:
-        raise ValueError(
-            f"the lines are not parallel: (a1, b1) = {(a1, b1)}, (a2, b2) = {(a2, b2)}"
-        )
-    k = (a1 * a2 + b1 * b2) / (n2 * n2)
-    return _ratio(abs(math.fsum([c1, -k * c2])), n1)
+    normals = f"(a1, b1) = {(a1, b1)}, (a2, b2) = {(a2, b2)}"
+    a1, b1, c1, a2, b2, c2 = _exact(a1, b1, c1, a2, b2, c2)  # exact rationals from here
+    n1_sq, n2_sq = a1 * a1 + b1 * b1, a2 * a2 + b2 * b2
+    cross = a1 * b2 - a2 * b1
+    if cross * cross > Fraction(1, 10**24) * n1_sq * n2_sq:  # |sin(angle)| > 1e-12
+        raise ValueError(f"the lines are not parallel: {normals}")
+    k = (a1 * a2 + b1 * b2) / n2_sq
+    gap = c1 - k * c2
+    return _sqrt_ratio(gap * gap, n1_sq)
 
 
 # --------------------------------------------------------------------------------------

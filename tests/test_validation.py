@@ -445,13 +445,37 @@ def test_point_plane_distance_is_accurate_at_any_magnitude(point, normal, d):
     terms = [Fraction(a) * Fraction(x) for a, x in zip(normal, point)] + [Fraction(d)]
     norm = exact_norm([Fraction(a) for a in normal])
     expected = float(abs(sum(terms)) / Fraction(norm))
-    # the residual a.x + d may cancel: the error scales with the size of its terms
-    slack = 1e-14 * float(sum(abs(t) for t in terms) / Fraction(norm))
     got = linalg.distance_point_plane_scalar(*point, *normal, d)
-    assert got == pytest.approx(expected, rel=1e-13, abs=slack)
+    assert got == pytest.approx(expected, rel=1e-15, abs=0)  # exact, rounded at the end
     if normal[2] == 0:  # a vertical plane: the distance of (x0, y0) to the line ax + by + d = 0
         line = linalg.distance_point_line_scalar(point[0], point[1], normal[0], normal[1], d)
-        assert line == pytest.approx(expected, rel=1e-13, abs=slack)
+        assert line == pytest.approx(expected, rel=1e-15, abs=0)
+
+
+@EXAMPLES
+@given(p=st.lists(coordinates, min_size=3, max_size=3), q=st.lists(coordinates, min_size=3, max_size=3),
+       normal=st.lists(coordinates, min_size=3, max_size=3))
+def test_vector_point_plane_distance_is_accurate_at_any_magnitude(p, q, normal):
+    if not any(normal):
+        return
+    terms = [(Fraction(b) - Fraction(a)) * Fraction(n) for a, b, n in zip(p, q, normal)]
+    norm = Fraction(exact_norm([Fraction(n) for n in normal]))
+    expected = float(abs(sum(terms)) / norm)
+    slack = 1e-14 * float(sum(abs(t) for t in terms) / norm)  # q - p is rounded, then cancels
+    assert linalg.distance_point_plane(p, q, normal) == pytest.approx(expected, rel=1e-13, abs=slack)
+
+
+@EXAMPLES
+@given(line=st.lists(coordinates, min_size=3, max_size=3), k=st.sampled_from([-3.0, -0.5, 2.0, 1e100, 1e-100]), c2=coordinates)
+def test_parallel_lines_distance_is_exact_at_any_magnitude(line, k, c2):
+    a1, b1, c1 = line
+    if a1 == b1 == 0 or not math.isfinite(k * a1) or not math.isfinite(k * b1) or (k * a1 == k * b1 == 0):
+        return
+    a2, b2 = k * a1, k * b1  # a parallel line (rounding may tilt it by 1e-16: within 1e-12)
+    a1f, b1f, c1f, a2f, b2f, c2f = (Fraction(v) for v in (a1, b1, c1, a2, b2, c2))
+    gap = c1f - (a1f * a2f + b1f * b2f) / (a2f * a2f + b2f * b2f) * c2f
+    expected = float(abs(gap) / Fraction(exact_norm([a1f, b1f])))
+    assert linalg.distance_line_line_scalar(a1, b1, c1, a2, b2, c2) == pytest.approx(expected, rel=1e-14, abs=0)
 
 
 @EXAMPLES
