@@ -95,7 +95,7 @@ def bernoulli_pmf(y: ArrayLike, theta: float) -> float | np.ndarray:
         ValueError: theta must be a probability in [0, 1], got 1.3
 
     References:
-        Notes, section 1.6.1, Definition 1.12. Murphy, PML: An Introduction, section 2.4.1.
+        Notes, section 1.6.1, Definition 1.12. Murphy, PML: An Introduction, section 2.4.
     """
     theta = _check_theta(theta)
     values = _check_y(y)
@@ -131,7 +131,7 @@ def binomial_pmf(y: ArrayLike, n: int, theta: float) -> float | np.ndarray:
         ValueError: n must be a non-negative integer, got -1
 
     References:
-        Notes, section 1.6, Definition 1.11. Murphy, PML: An Introduction, section 2.4.1.
+        Notes, section 1.6, Definition 1.11. Murphy, PML: An Introduction, section 2.4.
     """
     n = _check_count(n, "n")
     theta = _check_theta(theta)
@@ -246,7 +246,7 @@ def bernoulli_mean_var(theta: float) -> tuple[float, float]:
         (0.5, 0.25)
 
     References:
-        Notes, section 1.6.1. Murphy, PML: An Introduction, section 2.4.1.
+        Notes, section 1.6.1. Murphy, PML: An Introduction, section 2.4.
     """
     theta = _check_theta(theta)
     return theta, theta * (1.0 - theta)
@@ -280,7 +280,7 @@ def binomial_mean_var(n: int, theta: float) -> tuple[float, float]:
 
     References:
         Notes, section 1.6, Definition 1.11, equations (25)-(26). Murphy, PML: An
-        Introduction, section 2.4.1.
+        Introduction, section 2.4.
     """
     n = _check_count(n, "n")
     theta = _check_theta(theta)
@@ -375,7 +375,7 @@ def pmf_mean_var(support: ArrayLike, probabilities: ArrayLike) -> tuple[float, f
         [4.0, 12.0]
 
     References:
-        Murphy, PML: An Introduction, section 2.2.5 (moments).
+        Murphy, PML: An Introduction, ch. 2 (moments).
     """
     y = V.real_array(support, "support", what="a 1-D array of real numbers")
     p = V.real_array(probabilities, "probabilities", what="a 1-D array of probabilities")

@@ -312,8 +312,9 @@ def pairwise_distances(embeddings: Tensor, *, chunk_size: int = 256) -> Tensor:
 
     Distances do not change when every row is shifted by the same vector or when
     everything is scaled, so the rows are first divided by a power of two (exact) and
-    centred on their mean (in float64): the squares can then neither overflow nor
-    underflow (float32 rows of magnitude $10^{20}$ give finite distances), and rows
+    centred on their mean (in float64), then scaled again so that the largest entry is
+    near 1: no square overflows (float32 rows of magnitude $10^{20}$ give finite
+    distances), only entries negligible next to the largest one underflow, and rows
     clustered far from the origin do not lose their digits to their common offset.
     The product formula still loses digits when $\|x - y\|^2$ is tiny next to
     $\|x\|^2 + \|y\|^2$ (nearly equal rows: for two rows with norms near 1700 that
@@ -428,8 +429,11 @@ def distance_at_offset(k: float | Tensor, embed_dim: int, base: float = 10000.0)
 
     $$\|SE(t + k) - SE(t)\|_2 = 2\sqrt{\textstyle\sum_{i=0}^{d/2-1} \sin^2(\omega_i k / 2)}.$$
 
-    It is 0 at $k = 0$, grows with $|k|$ (fast, then ever more slowly: not linearly),
-    and for large $|k|$ approaches $\sqrt{d}$ and oscillates around it.
+    It is 0 at $k = 0$ and rises with $|k|$, fast at first, then ever more slowly (not
+    linearly), with oscillations: it is not monotone (for $d = 64$ it is smaller at
+    $k = 6$ than at $k = 5$). It never exceeds $\sqrt{2d}$ (each frequency adds at most
+    4 to the square), and for $|k|$ large enough that every $\omega_i k$ is large it
+    oscillates around $\sqrt{d}$ (each frequency adds 2 on average).
 
     Args:
         k: an offset or a tensor (or array-like) of offsets, in positions; finite

@@ -10,9 +10,12 @@ eigenvalues and eigenvectors are `numpy.linalg.eig`.
 
 Every function takes array-likes of real numbers and returns NumPy arrays or Python
 floats. Bad input raises `ValueError` (or `TypeError` for booleans, complex numbers,
-strings and None) naming the argument and the value received. The distances scale
-their inputs by powers of two (exact) before squaring, so they neither overflow nor
-underflow on finite input whose distance is a finite float.
+strings and None) naming the argument and the value received. The distances do not
+overflow or underflow on finite input whose distance is a float: the scalar forms are
+evaluated exactly in rational arithmetic and rounded once, the distance between two
+points is `math.dist`, and the other vector forms work on $Q - P$ and the direction
+vectors divided by powers of two (exact; only a coordinate more than about $10^{300}$
+times smaller than the largest one of its vector underflows).
 
 References:
     Notes "MAC5921 - Deep Learning" (2025-11-23), section 2 "Linear Algebra", and
@@ -161,7 +164,7 @@ def gram_schmidt(X: ArrayLike, normalize: bool = True, *, rtol: float = _DEPENDE
     loses orthogonality in proportion to the condition number of `X` (on the
     $8 \times 8$ Hilbert matrix, condition number $1.5 \times 10^{10}$,
     $\max|Q^\top Q - I|$ is about $10^{-7}$ after one pass). After the second pass it is
-    $4 \times 10^{-16}$ there, as for `numpy.linalg.qr` ($6 \times 10^{-16}$), and the tests
+    $2 \times 10^{-16}$ there, as for `numpy.linalg.qr` ($6 \times 10^{-16}$), and the tests
     check $\max|Q^\top Q - I| < 10^{-13}$ on random matrices with condition numbers up to
     $10^{9}$: a measurement, not a theorem for every input.
 

@@ -99,7 +99,7 @@ def normal_pdf(x: ArrayLike, mu: float = 0.0, sigma: float = 1.0) -> float | np.
         ValueError: sigma must be positive and finite, got 0
 
     References:
-        Notes, section 1.5, Definition 1.10. Murphy, PML: An Introduction, section 2.6.2.
+        Notes, section 1.5, Definition 1.10. Murphy, PML: An Introduction, section 2.6.
     """
     mu, sigma = _check_location_scale(mu, sigma)
     x_array = _real_array(x, "x")
@@ -140,7 +140,7 @@ def normal_cdf(x: ArrayLike, mu: float = 0.0, sigma: float = 1.0) -> float | np.
         ValueError: x must not contain NaN, got nan
 
     References:
-        Notes, section 1.5.1, Definition 1.9. Murphy, PML: An Introduction, section 2.6.1.
+        Notes, section 1.5.1, Definition 1.9. Murphy, PML: An Introduction, section 2.6.
     """
     mu, sigma = _check_location_scale(mu, sigma)
     x_array = _real_array(x, "x")
@@ -181,7 +181,7 @@ def normal_ppf(q: ArrayLike, mu: float = 0.0, sigma: float = 1.0) -> float | np.
         ValueError: q must be a probability in [0, 1], got 1.5
 
     References:
-        Notes, sections 1.2 and 1.5.2. Murphy, PML: An Introduction, section 2.2.2.3.
+        Notes, sections 1.2 and 1.5.2. Murphy, PML: An Introduction, section 2.2.2.
     """
     mu, sigma = _check_location_scale(mu, sigma)
     q_array = _check_probability(q, "q")
@@ -224,7 +224,7 @@ def central_interval(coverage: float = 0.95, mu: float = 0.0, sigma: float = 1.0
         ValueError: coverage must be a probability in [0, 1], got 95
 
     References:
-        Notes, section 1.2. Murphy, PML: An Introduction, section 2.2.2.3.
+        Notes, section 1.2. Murphy, PML: An Introduction, section 2.2.2.
     """
     alpha = 1.0 - V.probability(coverage, "coverage")
     mu, sigma = _check_location_scale(mu, sigma)
@@ -288,7 +288,7 @@ def marginal(joint: ArrayLike, axis: int) -> np.ndarray:
         ValueError: joint must sum to 1, got a table summing to 2.0
 
     References:
-        Notes, section 1.3, Definition 1.2. Murphy, PML: An Introduction, section 2.2.3.
+        Notes, section 1.3, Definition 1.2. Murphy, PML: An Introduction, ch. 2.
     """
     table = _check_joint(joint)
     axis = V.integer(axis, "axis")
@@ -337,7 +337,7 @@ def is_independent(joint: ArrayLike, rtol: float = 1e-9, atol: float = 2.2250738
         ValueError: joint must not have negative entries, got [[0.6, -0.1], [0.2, 0.3]]
 
     References:
-        Notes, section 1.3, Definition 1.3. Murphy, PML: An Introduction, section 2.2.4.
+        Notes, section 1.3, Definition 1.3. Murphy, PML: An Introduction, ch. 2.
     """
     table = _check_joint(joint)
     rtol = V.real(rtol, "rtol", low=0.0, high=1.0, high_open=True)

@@ -240,3 +240,14 @@ def test_bad_types_and_bases():
         rounding_error([70_000], 4, dtype=torch.float16)  # not a silent NaN
     with pytest.raises(TypeError, match="floating-point"):
         pairwise_distances(torch.ones(3, 3, dtype=torch.int64))
+
+
+def test_distance_at_offset_is_not_monotone_and_at_most_sqrt_2d():
+    """The docstring's claims: not monotone (d = 64: smaller at k = 6 than at k = 5),
+    never above sqrt(2d), and around sqrt(d) once every omega_i k is large."""
+    assert distance_at_offset(6, 64) < distance_at_offset(5, 64)
+    k = torch.arange(0, 200_000, 7)
+    dist = distance_at_offset(k, 64)
+    assert dist.max() <= math.sqrt(128)
+    far = dist[k > 100_000]  # omega_min * k > 10 for d = 64 (omega_min = 1.3e-4)
+    assert abs(far.mean().item() - 8.0) < 0.2
