@@ -63,9 +63,6 @@ def _check_y(y):
     return values
 
 
-_out = V.scalar_or_array
-
-
 # ------------------------------------------------------------------------------ pmfs
 def bernoulli_pmf(y: ArrayLike, theta: float) -> float | np.ndarray:
     r"""pmf of $Y \sim \mathrm{Ber}(\theta)$: one binary trial that succeeds with probability $\theta$.
@@ -99,7 +96,7 @@ def bernoulli_pmf(y: ArrayLike, theta: float) -> float | np.ndarray:
     """
     theta = _check_theta(theta)
     values = _check_y(y)
-    return _out(stats.bernoulli.pmf(values, theta), y)
+    return V.scalar_or_array(stats.bernoulli.pmf(values, theta), y)
 
 
 def binomial_pmf(y: ArrayLike, n: int, theta: float) -> float | np.ndarray:
@@ -147,7 +144,7 @@ def binomial_pmf(y: ArrayLike, n: int, theta: float) -> float | np.ndarray:
             + xlog1py(n - k, -theta)                                  # (N - y) log(1 - theta)
         )
         pmf = np.where(in_support, np.exp(log_pmf), 0.0)
-    return _out(pmf, y)
+    return V.scalar_or_array(pmf, y)
 
 
 def poisson_pmf(y: ArrayLike, lam: float) -> float | np.ndarray:
@@ -182,7 +179,7 @@ def poisson_pmf(y: ArrayLike, lam: float) -> float | np.ndarray:
     """
     lam = _check_lam(lam)
     values = _check_y(y)
-    return _out(stats.poisson.pmf(values, lam), y)
+    return V.scalar_or_array(stats.poisson.pmf(values, lam), y)
 
 
 def geometric_pmf(y: ArrayLike, theta: float) -> float | np.ndarray:
@@ -222,7 +219,7 @@ def geometric_pmf(y: ArrayLike, theta: float) -> float | np.ndarray:
     """
     theta = _check_theta(theta, low_open=True)
     values = _check_y(y)
-    return _out(stats.geom.pmf(values, theta), y)
+    return V.scalar_or_array(stats.geom.pmf(values, theta), y)
 
 
 # --------------------------------------------------------------- means and variances

@@ -58,9 +58,6 @@ def _check_location_scale(mu, sigma):
     return mu, sigma
 
 
-_scalar_or_array = V.scalar_or_array
-
-
 # ------------------------------------------------------------------- normal (Gauss)
 def normal_pdf(x: ArrayLike, mu: float = 0.0, sigma: float = 1.0) -> float | np.ndarray:
     r"""Density of the univariate normal $\mathcal{N}(\mu, \sigma^2)$ at `x`.
@@ -103,7 +100,7 @@ def normal_pdf(x: ArrayLike, mu: float = 0.0, sigma: float = 1.0) -> float | np.
     """
     mu, sigma = _check_location_scale(mu, sigma)
     x_array = _real_array(x, "x")
-    return _scalar_or_array(stats.norm.pdf(x_array, loc=mu, scale=sigma), x)
+    return V.scalar_or_array(stats.norm.pdf(x_array, loc=mu, scale=sigma), x)
 
 
 def normal_cdf(x: ArrayLike, mu: float = 0.0, sigma: float = 1.0) -> float | np.ndarray:
@@ -144,7 +141,7 @@ def normal_cdf(x: ArrayLike, mu: float = 0.0, sigma: float = 1.0) -> float | np.
     """
     mu, sigma = _check_location_scale(mu, sigma)
     x_array = _real_array(x, "x")
-    return _scalar_or_array(stats.norm.cdf(x_array, loc=mu, scale=sigma), x)
+    return V.scalar_or_array(stats.norm.cdf(x_array, loc=mu, scale=sigma), x)
 
 
 def normal_ppf(q: ArrayLike, mu: float = 0.0, sigma: float = 1.0) -> float | np.ndarray:
@@ -185,7 +182,7 @@ def normal_ppf(q: ArrayLike, mu: float = 0.0, sigma: float = 1.0) -> float | np.
     """
     mu, sigma = _check_location_scale(mu, sigma)
     q_array = _check_probability(q, "q")
-    return _scalar_or_array(stats.norm.ppf(q_array, loc=mu, scale=sigma), q)
+    return V.scalar_or_array(stats.norm.ppf(q_array, loc=mu, scale=sigma), q)
 
 
 def central_interval(coverage: float = 0.95, mu: float = 0.0, sigma: float = 1.0) -> tuple[float, float]:
