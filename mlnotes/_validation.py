@@ -145,8 +145,11 @@ def real_array(
     """
     if value is None or isinstance(value, (str, bytes)):
         raise TypeError(f"{name} must be {what}, got {show(value)} ({type(value).__name__})")
-    if type(value).__module__.startswith("torch"):
-        value = value.detach().cpu().numpy() if hasattr(value, "detach") else value
+    if type(value).__module__.startswith("torch") and hasattr(value, "detach"):
+        tensor = value.detach().cpu()
+        if tensor.is_floating_point():  # bfloat16 and float16 have no NumPy twin here
+            tensor = tensor.double()
+        value = tensor.numpy()  # bool and complex tensors are rejected below
     try:
         raw = np.asarray(value)
     except ValueError:  # ragged nesting

@@ -576,3 +576,10 @@ def test_complex_matrices_are_rejected_not_truncated(data):
     A = data.draw(st.sampled_from([[[1j, 0], [0, 1]], np.eye(2) * (1 + 1e-3j)]))
     with pytest.raises(TypeError, match="A must hold real numbers, not complex"):
         linalg.diagonalize(A)
+
+
+@pytest.mark.parametrize("dtype", [torch.int16, torch.int64, torch.float16, torch.bfloat16, torch.float32, torch.float64])
+def test_distance_at_offset_takes_tensors_of_any_real_dtype(dtype):
+    k = torch.tensor([0, 1, 10], dtype=dtype)
+    expected = embeddings.distance_at_offset([0.0, 1.0, 10.0], 16)
+    assert torch.equal(embeddings.distance_at_offset(k, 16), expected)
