@@ -426,6 +426,16 @@ def exact_norm(values) -> float:
         return float(square.sqrt())
 
 
+def exact_sqrt_ratio(numerator: Fraction, denominator: Fraction) -> float:
+    """sqrt(numerator / denominator) of exact rationals, rounded once (60 digits, then float)."""
+    with localcontext() as ctx:
+        ctx.prec = 60
+        ratio = (Decimal(numerator.numerator) * Decimal(denominator.denominator)) / (
+            Decimal(numerator.denominator) * Decimal(denominator.numerator)
+        )
+        return float(ratio.sqrt())  # inf beyond the largest float
+
+
 coordinates = st.one_of(st.floats(-1e300, 1e300), st.floats(-1e-300, 1e-300), st.floats(-10, 10))
 
 
@@ -442,9 +452,8 @@ def test_point_point_distances_are_exact_at_any_magnitude(p, q):
 def test_point_plane_distance_is_accurate_at_any_magnitude(point, normal, d):
     if not any(normal):
         return
-    terms = [Fraction(a) * Fraction(x) for a, x in zip(normal, point)] + [Fraction(d)]
-    norm = exact_norm([Fraction(a) for a in normal])
-    expected = float(abs(sum(terms)) / Fraction(norm))
+    residual = sum(Fraction(a) * Fraction(x) for a, x in zip(normal, point)) + Fraction(d)
+    expected = exact_sqrt_ratio(residual * residual, sum(Fraction(a) ** 2 for a in normal))
     got = linalg.distance_point_plane_scalar(*point, *normal, d)
     assert got == pytest.approx(expected, rel=1e-15, abs=0)  # exact, rounded at the end
     if normal[2] == 0:  # a vertical plane: the distance of (x0, y0) to the line ax + by + d = 0
@@ -474,7 +483,7 @@ def test_parallel_lines_distance_is_exact_at_any_magnitude(line, k, c2):
     a2, b2 = k * a1, k * b1  # a parallel line (rounding may tilt it by 1e-16: within 1e-12)
     a1f, b1f, c1f, a2f, b2f, c2f = (Fraction(v) for v in (a1, b1, c1, a2, b2, c2))
     gap = c1f - (a1f * a2f + b1f * b2f) / (a2f * a2f + b2f * b2f) * c2f
-    expected = float(abs(gap) / Fraction(exact_norm([a1f, b1f])))
+    expected = exact_sqrt_ratio(gap * gap, a1f * a1f + b1f * b1f)
     assert linalg.distance_line_line_scalar(a1, b1, c1, a2, b2, c2) == pytest.approx(expected, rel=1e-14, abs=0)
 
 
