@@ -386,35 +386,42 @@ def pairwise_distances(embeddings: Tensor, *, chunk_size: int = 256) -> Tensor:
     if spread == 0.0:  # every row equal
         return torch.zeros(n, n, dtype=embeddings.dtype, device=embeddings.device)
     exponent_c = math.frexp(spread)[1]
-    scale_c = torch.tensor(-exponent_c, dtype=torch.int32, device=raw.device)
-    x = torch.ldexp(centred, scale_c).to(work)
+    total = exponent + exponent_c  # the centred rows are below 2**total in absolute value
+    # Back to the input's units when their squares are safely inside the dtype's range
+    # (no final rescaling then); else keep the largest entry near 1 and rescale at the end.
+    shift = exponent if abs(total) < 40 else -exponent_c
+    rescale = 0 if abs(total) < 40 else total
+    to_work = torch.tensor(shift, dtype=torch.int32, device=raw.device)
+    x = torch.ldexp(centred, to_work).to(work)
     sq = (x * x).sum(dim=1)
+    ones = torch.ones(n, 1, dtype=work, device=x.device)
+    # ||x||^2 + ||y||^2 - 2 x.y as one product, [x, ||x||^2, 1] @ [-2y, 1, ||y||^2]^T
+    left = torch.cat([x, sq[:, None], ones], dim=1)
+    right = torch.cat([-2 * x, ones, sq[:, None]], dim=1)
     out = torch.empty(n, n, dtype=work, device=x.device)
-    for a in range(0, n, chunk_size):  # ||x||^2 + ||y||^2 - 2 x.y, a block of rows at a time
+    for a in range(0, n, chunk_size):  # a block of rows at a time
         b = min(a + chunk_size, n)
-        torch.addmm(sq[None, :], x[a:b], x.T, alpha=-2, out=out[a:b])
-        out[a:b].add_(sq[a:b, None])
+        torch.mm(left[a:b], right.T, out=out[a:b])
     out.fill_diagonal_(math.inf)
     # Nearly equal rows: ||x - y||^2 < 1e-2 (||x||^2 + ||y||^2). Look for them only
-    # below 2e-2 max ||x||^2 (one comparison per pair), then apply the test itself.
-    candidates = out < 2e-2 * float(sq.max())
-    if bool(candidates.any()):
-        i, j = candidates.nonzero(as_tuple=True)
+    # when some pair is below 2e-2 max ||x||^2 (one pass), then apply the test itself.
+    threshold = 2e-2 * float(sq.max())
+    if float(out.min()) < threshold:
+        i, j = (out < threshold).nonzero(as_tuple=True)
         keep = (i < j) & (out[i, j] < 1e-2 * (sq[i] + sq[j]))
         i, j = i[keep], j[keep]
         for s in range(0, i.numel(), 65536):
             ii, jj = i[s : s + 65536], j[s : s + 65536]
             # from the uncentred rows: their difference is exact (or rounded once)
-            diff = torch.ldexp(raw[ii] - raw[jj], scale_c)
+            diff = torch.ldexp(raw[ii] - raw[jj], to_work)
             d2 = (diff * diff).sum(dim=1).to(work)
             out[ii, jj] = d2
             out[jj, ii] = d2
     out.fill_diagonal_(0)
     out = torch.minimum(out, out.T)  # symmetric: (x, y) and (y, x) are rounded differently
     out.clamp_(min=0).sqrt_()
-    # undo the scalings (exact), in two steps when one factor would not fit the dtype
-    total = exponent + exponent_c
-    parts = (total,) if abs(total) < 120 else (total // 2, total - total // 2)
+    # undo the scaling (exact), in two steps when one factor would not fit the dtype
+    parts = (rescale,) if abs(rescale) < 120 else (rescale // 2, rescale - rescale // 2)
     for part in parts:
         if part:
             out.mul_(2.0**part)
