@@ -20,21 +20,26 @@ References:
 
 from __future__ import annotations
 
-import numbers
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+
+from mlnotes import _validation as V
 
 __all__ = ["conv_output_size", "kernel_positions", "receptive_field"]
 
 
 def _integer(value: object, name: str, minimum: int) -> int:
     """Return `value` as an int >= `minimum`, or raise naming `name`."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise TypeError(f"{name} must be an integer, got {value!r} ({type(value).__name__})")
-    value = int(value)
-    if value < minimum:
-        kind = "positive" if minimum == 1 else "non-negative"
-        raise ValueError(f"{name} must be a {kind} integer, got {value}")
-    return value
+    return V.integer(value, name, minimum=minimum)
+
+
+def _sequence(values: object, name: str) -> list:
+    """Return `values` (a sequence or array of per-layer integers) as a list."""
+    if isinstance(values, (str, bytes)) or not isinstance(values, Iterable):
+        raise TypeError(
+            f"{name} must be a sequence of integers, one per layer, got {V.show(values)} "
+            f"({type(values).__name__})"
+        )
+    return list(values)
 
 
 def conv_output_size(
@@ -176,7 +181,8 @@ def receptive_field(
         The receptive field along one dimension, in input positions.
 
     Raises:
-        TypeError: If an entry is not an integer.
+        TypeError: If an argument is not a sequence (a single int is not), or an entry
+            is not an integer.
         ValueError: If `kernel_sizes` is empty, the lengths differ, or an entry is not
             positive.
 
@@ -188,6 +194,10 @@ def receptive_field(
         5
         >>> receptive_field([3, 3], strides=[2, 1])
         7
+        >>> receptive_field(3)
+        Traceback (most recent call last):
+        ...
+        TypeError: kernel_sizes must be a sequence of integers, one per layer, got 3 (int)
 
     References:
         W. Luo, Y. Li, R. Urtasun and R. Zemel, "Understanding the Effective Receptive
@@ -195,11 +205,11 @@ def receptive_field(
         W. Norris and J. Sim, "Computing Receptive Fields of Convolutional Neural
         Networks", Distill, 2019.
     """
-    kernel_sizes = list(kernel_sizes)
+    kernel_sizes = _sequence(kernel_sizes, "kernel_sizes")
     if not kernel_sizes:
         raise ValueError("kernel_sizes must name at least one layer, got []")
-    strides = [1] * len(kernel_sizes) if strides is None else list(strides)
-    dilations = [1] * len(kernel_sizes) if dilations is None else list(dilations)
+    strides = [1] * len(kernel_sizes) if strides is None else _sequence(strides, "strides")
+    dilations = [1] * len(kernel_sizes) if dilations is None else _sequence(dilations, "dilations")
     for name, values in (("strides", strides), ("dilations", dilations)):
         if len(values) != len(kernel_sizes):
             raise ValueError(

@@ -6,7 +6,7 @@ post "Transformers Breakdown: Sinusoidal Embeddings" defines it (Definition 1.1)
 $$SE_{(pos, 2i)} = \sin(pos\,\omega_i), \qquad SE_{(pos, 2i+1)} = \cos(pos\,\omega_i),
 \qquad \omega_i = \text{base}^{-2i/d},$$
 
-for positions $0 \le pos < \text{max\_pos}$ and $0 \le i < d/2$, with $d$ = `embed_dim`
+for positions $0 \le pos < \text{max_pos}$ and $0 \le i < d/2$, with $d$ = `embed_dim`
 and base $= 10000$. The angles are computed in float64 and only then cast to the
 requested dtype, so the table is correctly rounded even at large positions (a table
 computed in float32 throughout, as the post's Listing 1 does, is not:
@@ -15,9 +15,9 @@ see [`rounding_error`][mlnotes.embeddings.rounding_error]).
 Examples:
     >>> import torch
     >>> from mlnotes.embeddings import sinusoidal_embeddings, shift_matrix
-    >>> se = sinusoidal_embeddings(50, 8, dtype=torch.float64)
-    >>> se.shape
-    torch.Size([50, 8])
+    >>> se = sinusoidal_embeddings(50, 8)
+    >>> se.shape, se.dtype
+    (torch.Size([50, 8]), torch.float32)
     >>> torch.allclose(shift_matrix(7, 8) @ se[10], se[17])
     True
 """
@@ -27,8 +27,11 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
+import numpy as np
 import torch
 from torch import Tensor, nn
+
+from mlnotes._validation import floating_dtype, integer, real, real_array, show
 
 __all__ = [
     "SinusoidalEmbeddings",
@@ -42,25 +45,18 @@ __all__ = [
 
 
 def _check_embed_dim(embed_dim: object) -> int:
-    if isinstance(embed_dim, bool) or not isinstance(embed_dim, int):
-        raise TypeError(f"embed_dim must be an int, got {type(embed_dim).__name__} {embed_dim!r}")
+    embed_dim = integer(embed_dim, "embed_dim")
     if embed_dim <= 0 or embed_dim % 2:
         raise ValueError(f"embed_dim must be a positive even integer, got {embed_dim}")
     return embed_dim
 
 
-def _check_base(base: float) -> float:
-    if not (isinstance(base, (int, float)) and math.isfinite(base) and base > 1):
-        raise ValueError(f"base must be a finite number greater than 1, got {base!r}")
-    return float(base)
+def _check_base(base: object) -> float:
+    return real(base, "base", low=1.0, low_open=True, what="a finite number greater than 1")
 
 
 def _check_max_pos(max_pos: object) -> int:
-    if isinstance(max_pos, bool) or not isinstance(max_pos, int):
-        raise TypeError(f"max_pos must be an int, got {type(max_pos).__name__} {max_pos!r}")
-    if max_pos <= 0:
-        raise ValueError(f"max_pos must be a positive integer, got {max_pos}")
-    return max_pos
+    return integer(max_pos, "max_pos", minimum=1)
 
 
 def frequencies(embed_dim: int, base: float = 10000.0) -> Tensor:
@@ -103,7 +99,7 @@ def sinusoidal_embeddings(
     max_pos: int,
     embed_dim: int,
     base: float = 10000.0,
-    dtype: torch.dtype = torch.float32,
+    dtype: torch.dtype | None = None,
 ) -> Tensor:
     r"""The table of sinusoidal embeddings $SE(pos)$ for $0 \le pos <$ `max_pos`.
 
@@ -115,15 +111,19 @@ def sinusoidal_embeddings(
         max_pos: number of positions (rows); positions are $0, \dots,$ `max_pos` $- 1$.
         embed_dim: $d$, the embedding dimension (columns); a positive even integer.
         base: base of the frequencies (10000 in the paper).
-        dtype: floating dtype of the result.
+        dtype: floating dtype of the result; `None` (the default) means torch's
+            default dtype (`torch.get_default_dtype()`, float32 unless changed), the
+            default of [`shift_matrix`][mlnotes.embeddings.shift_matrix] too.
 
     Returns:
         Tensor of shape `(max_pos, embed_dim)`, values in $[-1, 1]$.
 
     Raises:
-        TypeError: if `max_pos` or `embed_dim` is not an int.
+        TypeError: if `max_pos` or `embed_dim` is not an integer (Python or NumPy; a
+            bool is not), `base` is not a real number, or `dtype` is not a floating
+            dtype (an integer table would be truncated to -1, 0 and 1).
         ValueError: if `max_pos` is not positive, `embed_dim` is not positive and even,
-            or `base` is not > 1.
+            or `base` is not a finite number > 1.
 
     Examples:
         >>> se = sinusoidal_embeddings(3, 4)
@@ -137,11 +137,16 @@ def sinusoidal_embeddings(
         Traceback (most recent call last):
         ...
         ValueError: max_pos must be a positive integer, got 0
+        >>> sinusoidal_embeddings(3, 4, dtype=torch.int64)
+        Traceback (most recent call last):
+        ...
+        TypeError: dtype must be a floating torch.dtype (float16, bfloat16, float32 or float64), got torch.int64
 
     References:
         Vaswani et al. (2017), section 3.5; the post, Definition 1.1 and Listing 1.
     """
     max_pos = _check_max_pos(max_pos)
+    dtype = floating_dtype(dtype)
     omega = frequencies(embed_dim, base)
     angles = torch.arange(max_pos, dtype=torch.float64)[:, None] * omega[None, :]
     table = torch.empty(max_pos, embed_dim, dtype=torch.float64)
@@ -155,13 +160,14 @@ class SinusoidalEmbeddings(nn.Module):
 
     The table from [`sinusoidal_embeddings`][mlnotes.embeddings.sinusoidal_embeddings]
     is registered as a (non-trainable, non-persistent) buffer named `embeddings`, so
-    `module.to(device)` moves it and `state_dict()` does not store it. This is the
-    post's Listing 1 with its bugs fixed.
+    `module.to(device)` moves it (and `module.to(dtype)` casts it) and `state_dict()`
+    does not store it. This is the post's Listing 1 with its bugs fixed.
 
     Args:
         max_pos: number of positions in the table.
         embed_dim: $d$, a positive even integer.
         base: base of the frequencies (10000 in the paper).
+        dtype: floating dtype of the table; `None` means torch's default dtype.
 
     Raises:
         TypeError, ValueError: as [`sinusoidal_embeddings`][mlnotes.embeddings.sinusoidal_embeddings].
@@ -177,6 +183,8 @@ class SinusoidalEmbeddings(nn.Module):
         torch.Size([2, 10, 16])
         >>> pe(torch.tensor([[0, 3], [511, 2]])).shape     # any shape of positions
         torch.Size([2, 2, 16])
+        >>> pe(torch.tensor([1, 2], dtype=torch.uint8)).shape   # any integer dtype
+        torch.Size([2, 16])
         >>> pe(torch.tensor([512]))
         Traceback (most recent call last):
         ...
@@ -188,25 +196,35 @@ class SinusoidalEmbeddings(nn.Module):
 
     embeddings: Tensor
 
-    def __init__(self, max_pos: int, embed_dim: int, base: float = 10000.0) -> None:
+    def __init__(
+        self,
+        max_pos: int,
+        embed_dim: int,
+        base: float = 10000.0,
+        dtype: torch.dtype | None = None,
+    ) -> None:
         super().__init__()
         self.max_pos = _check_max_pos(max_pos)
         self.embed_dim = _check_embed_dim(embed_dim)
         self.base = _check_base(base)
-        table = sinusoidal_embeddings(max_pos, embed_dim, base)
+        table = sinusoidal_embeddings(self.max_pos, self.embed_dim, self.base, dtype=dtype)
         self.register_buffer("embeddings", table, persistent=False)
 
     def forward(self, positions: Tensor) -> Tensor:
         """Look up the embeddings of integer `positions`.
 
         Args:
-            positions: integer tensor of any shape, values in `[0, max_pos)`.
+            positions: integer tensor of any shape and any integer dtype (`uint8` to
+                `int64`), on any device, values in `[0, max_pos)`.
 
         Returns:
-            Tensor of shape `(*positions.shape, embed_dim)` on the buffer's device.
+            Tensor of shape `(*positions.shape, embed_dim)` on the buffer's device, in
+            the buffer's dtype.
 
         Raises:
-            TypeError: if `positions` is not an integer tensor.
+            TypeError: if `positions` is not a tensor of an integer dtype (floating,
+                complex and bool tensors are rejected: a bool tensor would be read as
+                a mask).
             IndexError: if a position is outside `[0, max_pos)`.
         """
         if not isinstance(positions, Tensor):
@@ -218,7 +236,8 @@ class SinusoidalEmbeddings(nn.Module):
             bad = lo if lo < 0 else hi if hi >= self.max_pos else None
             if bad is not None:
                 raise IndexError(f"positions must be in [0, {self.max_pos}), got {bad}")
-        return self.embeddings[positions.to(self.embeddings.device)]
+        # int64 indices: a uint8 (or int8) tensor would be taken for a boolean mask
+        return self.embeddings[positions.to(device=self.embeddings.device, dtype=torch.long)]
 
     def extra_repr(self) -> str:
         return f"max_pos={self.max_pos}, embed_dim={self.embed_dim}, base={self.base:g}"
@@ -228,7 +247,7 @@ def shift_matrix(
     k: float,
     embed_dim: int,
     base: float = 10000.0,
-    dtype: torch.dtype = torch.float64,
+    dtype: torch.dtype | None = None,
 ) -> Tensor:
     r"""The matrix $M(k)$ with $M(k)\,SE(t) = SE(t + k)$ for every position $t$.
 
@@ -238,34 +257,46 @@ def shift_matrix(
     orthogonal, so it preserves distances, and $M(k)^{-1} = M(-k) = M(k)^\top$.
 
     Args:
-        k: the offset, in positions (any real number; negative shifts back).
+        k: the offset, in positions (any finite real number, or a 0-d real tensor;
+            negative shifts back).
         embed_dim: $d$, a positive even integer.
         base: base of the frequencies (10000 in the paper).
-        dtype: floating dtype of the result.
+        dtype: floating dtype of the result; `None` (the default) means torch's
+            default dtype, the default of
+            [`sinusoidal_embeddings`][mlnotes.embeddings.sinusoidal_embeddings], so
+            `shift_matrix(k, d) @ sinusoidal_embeddings(n, d)[t]` works as written.
+            The angles $\omega_i k$ are computed in float64 either way.
 
     Returns:
         Tensor of shape `(embed_dim, embed_dim)`.
 
     Raises:
-        TypeError: if `embed_dim` is not an int.
+        TypeError: if `embed_dim` is not an integer, `k` or `base` is not a real
+            number, or `dtype` is not a floating dtype.
         ValueError: if `embed_dim` is not positive and even, `base` is not > 1,
             or `k` is not finite.
 
     Examples:
         >>> import torch
         >>> M = shift_matrix(3, 4)
-        >>> se = sinusoidal_embeddings(20, 4, dtype=torch.float64)
+        >>> se = sinusoidal_embeddings(20, 4)
         >>> torch.allclose(M @ se[5], se[8]) and torch.allclose(M @ se[12], se[15])
         True
-        >>> torch.allclose(M @ M.T, torch.eye(4, dtype=torch.float64))   # a rotation
+        >>> torch.allclose(M @ M.T, torch.eye(4))   # a rotation
         True
+        >>> shift_matrix(float("nan"), 4)
+        Traceback (most recent call last):
+        ...
+        ValueError: k must be a finite real number, got nan
 
     References:
         The post, section 2.3, equations (11)–(34).
     """
-    if not math.isfinite(float(k)):
-        raise ValueError(f"k must be a finite number, got {k!r}")
-    angles = float(k) * frequencies(embed_dim, base)
+    if isinstance(k, Tensor) and k.ndim == 0 and not (k.is_complex() or k.dtype == torch.bool):
+        k = k.item()
+    k = real(k, "k")
+    dtype = floating_dtype(dtype)
+    angles = k * frequencies(embed_dim, base)
     c, s = torch.cos(angles), torch.sin(angles)
     blocks = torch.stack([torch.stack([c, s], -1), torch.stack([-s, c], -1)], -2)  # (d/2, 2, 2)
     return torch.block_diag(*blocks).to(dtype)
@@ -275,29 +306,36 @@ def pairwise_distances(embeddings: Tensor, *, chunk_size: int = 256) -> Tensor:
     r"""Euclidean distances between all pairs of rows of `embeddings`.
 
     Uses $\|x - y\|^2 = \|x\|^2 + \|y\|^2 - 2\,x \cdot y$ with a matrix product, one
-    block of rows at a time and only for the upper triangle (the lower one is its
-    mirror), so it needs $O(n^2 + n \cdot d)$ memory. The post's Listing 4 broadcasts the
-    differences into an $(n, n, d)$ tensor first: $O(n^2 d)$ memory, 4 GB at
-    $n = d = 1000$ in float32.
+    block of rows at a time, so it needs $O(n^2 + n \cdot d)$ memory. The post's
+    Listing 4 broadcasts the differences into an $(n, n, d)$ tensor first: $O(n^2 d)$
+    memory, 4 GB at $n = d = 1000$ in float32.
 
-    The product formula loses digits when $\|x - y\|^2$ is tiny next to
+    Distances do not change when every row is shifted by the same vector or when
+    everything is scaled, so the rows are first divided by a power of two (exact) and
+    centred on their mean (in float64), then scaled again so that the largest entry is
+    near 1: no square overflows (float32 rows of magnitude $10^{20}$ give finite
+    distances), only entries negligible next to the largest one underflow, and rows
+    clustered far from the origin do not lose their digits to their common offset.
+    The product formula still loses digits when $\|x - y\|^2$ is tiny next to
     $\|x\|^2 + \|y\|^2$ (nearly equal rows: for two rows with norms near 1700 that
     differ by $10^{-3}$ in each of 300 coordinates, 0.017 apart, `torch.cdist` returns
-    0.5). Pairs with $\|x - y\|^2 < 10^{-2}\,(\|x\|^2 + \|y\|^2)$ are therefore
-    recomputed from their difference in float64.
+    0.5). Pairs with $\|x - y\|^2 < 10^{-2}\,(\|x\|^2 + \|y\|^2)$, norms of the
+    centred rows, are therefore recomputed from their difference in float64.
 
     Args:
-        embeddings: tensor of shape `(n, d)`, floating point; float64 is computed in
-            float64, other dtypes in float32.
+        embeddings: tensor of shape `(n, d)`, floating point, finite; float64 is
+            computed in float64, other dtypes in float32. `n` may be 0 or 1.
         chunk_size: rows computed per block (a memory/speed trade-off, not a result change).
 
     Returns:
         Tensor of shape `(n, n)`, in the dtype of `embeddings`: symmetric, zero on the
-        diagonal, non-negative.
+        diagonal, non-negative. A distance too large for the dtype is `inf`.
 
     Raises:
-        TypeError: if `embeddings` is not a floating-point tensor.
-        ValueError: if `embeddings` is not 2-D, or `chunk_size` is not positive.
+        TypeError: if `embeddings` is not a floating-point tensor (integer, bool and
+            complex tensors are rejected), or `chunk_size` is not an integer.
+        ValueError: if `embeddings` is not 2-D or holds NaN or ±inf, or `chunk_size`
+            is not positive.
 
     Examples:
         >>> import torch
@@ -310,6 +348,10 @@ def pairwise_distances(embeddings: Tensor, *, chunk_size: int = 256) -> Tensor:
         >>> near = torch.cat([far, far + 2**-10])   # rows 2**-10 apart in each coordinate
         >>> round(pairwise_distances(near)[0, 1].item() / 2**-10, 4)   # sqrt(3)
         1.7321
+        >>> pairwise_distances(1e20 * x)             # float32: the squares would overflow
+        tensor([[0.0000e+00, 5.0000e+20, 1.0000e+21],
+                [5.0000e+20, 0.0000e+00, 5.0000e+20],
+                [1.0000e+21, 5.0000e+20, 0.0000e+00]])
         >>> pairwise_distances(torch.zeros(3))
         Traceback (most recent call last):
         ...
@@ -319,40 +361,70 @@ def pairwise_distances(embeddings: Tensor, *, chunk_size: int = 256) -> Tensor:
         The post, section 3.4 (Listing 4 and Figure 3).
     """
     if not isinstance(embeddings, Tensor) or not embeddings.is_floating_point():
-        got = embeddings.dtype if isinstance(embeddings, Tensor) else type(embeddings).__name__
+        got = f"dtype {embeddings.dtype}" if isinstance(embeddings, Tensor) else show(embeddings)
         raise TypeError(f"embeddings must be a floating-point torch.Tensor, got {got}")
     if embeddings.ndim != 2:
         raise ValueError(f"embeddings must be 2-D (n, d), got shape {tuple(embeddings.shape)}")
-    if chunk_size <= 0:
-        raise ValueError(f"chunk_size must be positive, got {chunk_size}")
+    chunk_size = integer(chunk_size, "chunk_size", minimum=1)
+    n = embeddings.shape[0]
+    raw = embeddings.detach().to(torch.float64)
+    finite = torch.isfinite(raw).all(dim=1)
+    if not bool(finite.all()):
+        row = int((~finite).nonzero()[0])
+        raise ValueError(
+            f"embeddings must be finite, got a NaN or inf in row {row}: {show(embeddings[row].tolist())}"
+        )
     work = torch.float64 if embeddings.dtype == torch.float64 else torch.float32
-    x = embeddings.detach().to(work)
+    largest = float(raw.abs().max()) if raw.numel() else 0.0
+    if largest == 0.0:  # n = 0, d = 0 or all rows zero
+        return torch.zeros(n, n, dtype=embeddings.dtype, device=embeddings.device)
+    # powers of two: exact scalings. Scale into [-1, 1], centre, scale the centred rows up.
+    exponent = math.frexp(largest)[1]
+    raw = torch.ldexp(raw, torch.tensor(-exponent, dtype=torch.int32, device=raw.device))
+    centred = raw - raw.mean(dim=0)
+    spread = float(centred.abs().max())
+    if spread == 0.0:  # every row equal
+        return torch.zeros(n, n, dtype=embeddings.dtype, device=embeddings.device)
+    exponent_c = math.frexp(spread)[1]
+    total = exponent + exponent_c  # the centred rows are below 2**total in absolute value
+    # Back to the input's units when their squares are safely inside the dtype's range
+    # (no final rescaling then); else keep the largest entry near 1 and rescale at the end.
+    shift = exponent if abs(total) < 40 else -exponent_c
+    rescale = 0 if abs(total) < 40 else total
+    to_work = torch.tensor(shift, dtype=torch.int32, device=raw.device)
+    x = torch.ldexp(centred, to_work).to(work)
     sq = (x * x).sum(dim=1)
-    n = x.shape[0]
+    ones = torch.ones(n, 1, dtype=work, device=x.device)
+    # ||x||^2 + ||y||^2 - 2 x.y as one product, [x, ||x||^2, 1] @ [-2y, 1, ||y||^2]^T
+    left = torch.cat([x, sq[:, None], ones], dim=1)
+    right = torch.cat([-2 * x, ones, sq[:, None]], dim=1)
     out = torch.empty(n, n, dtype=work, device=x.device)
-    near_i, near_j = [], []
-    for a in range(0, n, chunk_size):
+    for a in range(0, n, chunk_size):  # a block of rows at a time
         b = min(a + chunk_size, n)
-        block = x[a:b] @ x[a:].T  # rows a..b against columns a..n: the upper triangle
-        norms = sq[a:b, None] + sq[None, a:]
-        block.mul_(-2).add_(norms)
-        i, j = (block < 1e-2 * norms).nonzero(as_tuple=True)
-        keep = a + i < a + j  # strictly above the diagonal
-        near_i.append(a + i[keep])
-        near_j.append(a + j[keep])
-        out[a:b, a:] = block
-        out[b:, a:b] = block[:, b - a :].T
-        square = out[a:b, a:b]  # mirror its upper triangle, so the result is symmetric
-        square.copy_(torch.triu(square) + torch.triu(square, 1).T)
-    i, j = torch.cat(near_i), torch.cat(near_j)
-    exact = embeddings.detach().to(torch.float64)
-    for s in range(0, i.numel(), 65536):
-        ii, jj = i[s : s + 65536], j[s : s + 65536]
-        d2 = ((exact[ii] - exact[jj]) ** 2).sum(dim=1).to(work)
-        out[ii, jj] = d2
-        out[jj, ii] = d2
-    out.clamp_(min=0).sqrt_()
+        torch.mm(left[a:b], right.T, out=out[a:b])
+    out.fill_diagonal_(math.inf)
+    # Nearly equal rows: ||x - y||^2 < 1e-2 (||x||^2 + ||y||^2). Look for them only
+    # when some pair is below 2e-2 max ||x||^2 (one pass), then apply the test itself.
+    threshold = 2e-2 * float(sq.max())
+    if float(out.min()) < threshold:
+        i, j = (out < threshold).nonzero(as_tuple=True)
+        keep = (i < j) & (out[i, j] < 1e-2 * (sq[i] + sq[j]))
+        i, j = i[keep], j[keep]
+        for s in range(0, i.numel(), 65536):
+            ii, jj = i[s : s + 65536], j[s : s + 65536]
+            # from the uncentred rows: their difference is exact (or rounded once)
+            diff = torch.ldexp(raw[ii] - raw[jj], to_work)
+            d2 = (diff * diff).sum(dim=1).to(work)
+            out[ii, jj] = d2
+            out[jj, ii] = d2
     out.fill_diagonal_(0)
+    out = torch.minimum(out, out.T)  # symmetric: (x, y) and (y, x) are rounded differently
+    out.clamp_(min=0).sqrt_()
+    # undo the scaling (exact), in two steps when one factor would not fit the dtype
+    parts = (rescale,) if abs(rescale) < 120 else (rescale // 2, rescale - rescale // 2)
+    for part in parts:
+        if part:
+            out.mul_(2.0**part)
     return out.to(embeddings.dtype)
 
 
@@ -364,11 +436,15 @@ def distance_at_offset(k: float | Tensor, embed_dim: int, base: float = 10000.0)
 
     $$\|SE(t + k) - SE(t)\|_2 = 2\sqrt{\textstyle\sum_{i=0}^{d/2-1} \sin^2(\omega_i k / 2)}.$$
 
-    It is 0 at $k = 0$, grows with $|k|$ (fast, then ever more slowly: not linearly),
-    and for large $|k|$ approaches $\sqrt{d}$ and oscillates around it.
+    It is 0 at $k = 0$ and rises with $|k|$, fast at first, then ever more slowly (not
+    linearly), with oscillations: it is not monotone (for $d = 64$ it is smaller at
+    $k = 6$ than at $k = 5$). It never exceeds $\sqrt{2d}$ (each frequency adds at most
+    4 to the square), and for $|k|$ large enough that every $\omega_i k$ is large it
+    oscillates around $\sqrt{d}$ (each frequency adds 2 on average).
 
     Args:
-        k: an offset or a tensor of offsets, in positions.
+        k: an offset or a tensor (or array-like) of offsets, in positions; finite
+            real numbers.
         embed_dim: $d$, a positive even integer.
         base: base of the frequencies (10000 in the paper).
 
@@ -376,8 +452,10 @@ def distance_at_offset(k: float | Tensor, embed_dim: int, base: float = 10000.0)
         float64 tensor with the shape of `k` (a 0-d tensor for a number).
 
     Raises:
-        TypeError: if `embed_dim` is not an int.
-        ValueError: if `embed_dim` is not positive and even, or `base` is not > 1.
+        TypeError: if `embed_dim` is not an integer, or `k` holds something other
+            than real numbers (bool, complex, None, strings).
+        ValueError: if `embed_dim` is not positive and even, `base` is not > 1, or
+            `k` holds NaN or ±inf.
 
     Examples:
         >>> import torch
@@ -387,12 +465,16 @@ def distance_at_offset(k: float | Tensor, embed_dim: int, base: float = 10000.0)
         True
         >>> distance_at_offset(torch.tensor([0, 1, 10, 100]), 64)
         tensor([0.0000, 1.4718, 4.6794, 5.3151], dtype=torch.float64)
+        >>> distance_at_offset(float("nan"), 8)
+        Traceback (most recent call last):
+        ...
+        ValueError: k must not contain NaN, got nan
 
     References:
         The post, sections 1.2 (property 3) and 3.4 (Figure 3).
     """
     omega = frequencies(embed_dim, base)
-    k = torch.as_tensor(k, dtype=torch.float64)
+    k = torch.from_numpy(real_array(k, "k", what="a real number or a tensor of real numbers"))
     half_angles = k[..., None] * omega / 2
     return 2 * torch.sqrt((torch.sin(half_angles) ** 2).sum(-1))
 
@@ -420,9 +502,11 @@ def rounding_error(
         float64 tensor of shape `(n,)`.
 
     Raises:
-        TypeError: if `dtype` is not a floating dtype.
-        ValueError: if a position is negative or beyond the largest finite `dtype`
-            value, or as [`frequencies`][mlnotes.embeddings.frequencies].
+        TypeError: if `dtype` is not a floating dtype, or `positions` holds something
+            other than real numbers.
+        ValueError: if a position is not a finite integer value, is negative or beyond
+            the largest finite `dtype` value, or as
+            [`frequencies`][mlnotes.embeddings.frequencies].
 
     Examples:
         >>> err = rounding_error([10, 10_000, 1_000_000], embed_dim=64)
@@ -433,11 +517,14 @@ def rounding_error(
         The post, section 3.1 (Listing 1); IEEE 754 single precision.
     """
     omega64 = frequencies(embed_dim, base)
-    pos = torch.as_tensor(positions, dtype=torch.float64).reshape(-1)
+    base = _check_base(base)
+    dtype = floating_dtype(dtype)
+    pos_array = real_array(positions, "positions", what="non-negative integer positions")
+    if (pos_array != np.round(pos_array)).any():
+        raise ValueError(f"positions must be integers, got {show(positions)}")
+    pos = torch.from_numpy(pos_array).reshape(-1)
     if pos.numel() and float(pos.min()) < 0:
         raise ValueError(f"positions must be non-negative, got {float(pos.min()):g}")
-    if not dtype.is_floating_point:
-        raise TypeError(f"dtype must be a floating dtype, got {dtype}")
     if pos.numel() and float(pos.max()) > torch.finfo(dtype).max:
         raise ValueError(
             f"positions must be at most {torch.finfo(dtype).max:g}, the largest {dtype} "

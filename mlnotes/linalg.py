@@ -8,8 +8,14 @@ is called, not rewritten: the rank is `numpy.linalg.matrix_rank`, a basis of the
 and of the nullspace are `scipy.linalg.orth` and `scipy.linalg.null_space`,
 eigenvalues and eigenvectors are `numpy.linalg.eig`.
 
-Every function takes array-likes of floats and returns NumPy arrays or Python floats.
-Bad input raises `ValueError` naming the argument and the value received.
+Every function takes array-likes of real numbers and returns NumPy arrays or Python
+floats. Bad input raises `ValueError` (or `TypeError` for booleans, complex numbers,
+strings and None) naming the argument and the value received. The distances do not
+overflow or underflow on finite input whose distance is a float: the scalar forms are
+evaluated exactly in rational arithmetic and rounded once, the distance between two
+points is `math.dist`, and the other vector forms work on $Q - P$ and the direction
+vectors divided by powers of two (exact; only a coordinate more than about $10^{300}$
+times smaller than the largest one of its vector underflows).
 
 References:
     Notes "MAC5921 - Deep Learning" (2025-11-23), section 2 "Linear Algebra", and
@@ -22,9 +28,12 @@ References:
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 
 import numpy as np
 from numpy.typing import ArrayLike
+
+from mlnotes import _validation as V
 
 __all__ = [
     "diagonalize",
@@ -47,13 +56,70 @@ _DEPENDENCE_RTOL = 1e-10
 
 
 def _vector(x: ArrayLike, name: str) -> np.ndarray:
-    """Return `x` as a 1-D float array, or raise a ValueError naming `name`."""
-    arr = np.asarray(x, dtype=float)
+    """Return `x` as a finite 1-D float array, or raise naming `name`."""
+    arr = V.real_array(x, name, what="a vector of real numbers")
     if arr.ndim != 1 or arr.size == 0:
         raise ValueError(f"{name} must be a non-empty 1-D vector, got shape {arr.shape}")
-    if not np.all(np.isfinite(arr)):
-        raise ValueError(f"{name} must be finite, got {arr.tolist()}")
     return arr
+
+
+def _exponent(x: np.ndarray) -> int:
+    """The `e` with the largest |entry| of `x` in [2**(e-1), 2**e) (0 if all are 0).
+
+    `np.ldexp(x, -e)` is then exact (barring underflow of entries 2**-1074 times
+    smaller than the largest) and in [-1, 1], where squares cannot overflow.
+    """
+    largest = float(np.max(np.abs(x)))
+    return math.frexp(largest)[1] if largest > 0 else 0
+
+
+def _unscale(value: float, e: int) -> float:
+    """`value * 2**e`, `inf` (not OverflowError) beyond the largest float."""
+    try:
+        return math.ldexp(value, e)
+    except OverflowError:
+        return math.inf
+
+
+def _difference(p: np.ndarray, q: np.ndarray) -> tuple[np.ndarray, int]:
+    """`(d, e)` with `q - p == d * 2**e` and `d` in [-1, 1].
+
+    `q - p` is rounded once per entry; it overflows only where `p` and `q` are both
+    near the largest float with opposite signs, and then `q/2 - p/2` is used.
+    """
+    with np.errstate(over="ignore"):
+        d = q - p
+    halved = 0
+    if not np.all(np.isfinite(d)):
+        d, halved = q * 0.5 - p * 0.5, 1
+    e = _exponent(d)
+    return np.ldexp(d, -e), e + halved
+
+
+def _sqrt_ratio(numerator: Fraction, denominator: Fraction) -> float:
+    """`sqrt(numerator / denominator)` of exact positive rationals, rounded at the end.
+
+    The ratio is brought into [1, 4) by a power of 4 (exact), its square root taken
+    in floating point and scaled back: `inf` when the result exceeds the largest float.
+    """
+    ratio = numerator / denominator
+    if ratio == 0:
+        return 0.0
+    e = (ratio.numerator.bit_length() - ratio.denominator.bit_length()) // 2
+    reduced = ratio / Fraction(4) ** e if e >= 0 else ratio * Fraction(4) ** -e
+    try:
+        return math.ldexp(math.sqrt(float(reduced)), e)
+    except OverflowError:
+        return math.inf
+
+
+def _exact(*values: float) -> list[Fraction]:
+    return [Fraction(v) for v in values]
+
+
+def _scalars(**values: object) -> list[float]:
+    """The scalar coefficients of the scalar forms, as finite floats."""
+    return [V.real(v, name) for name, v in values.items()]
 
 
 def _same_dim(**vectors: np.ndarray) -> int:
@@ -80,7 +146,7 @@ def _proj(x: np.ndarray, v: np.ndarray) -> np.ndarray:
     return (x @ v) / (v @ v) * v
 
 
-def gram_schmidt(X: ArrayLike, normalize: bool = True) -> np.ndarray:
+def gram_schmidt(X: ArrayLike, normalize: bool = True, *, rtol: float = _DEPENDENCE_RTOL) -> np.ndarray:
     r"""Orthogonalize the columns of `X` with the Gram–Schmidt process.
 
     Column $i$ of the result is column $i$ of `X` minus its projections onto the
@@ -93,24 +159,35 @@ def gram_schmidt(X: ArrayLike, normalize: bool = True) -> np.ndarray:
     result span the same subspace as the first $k$ columns of `X`, for every $k$.
 
     The projections are subtracted one at a time from the running vector ("modified"
-    Gram–Schmidt): the same formula in exact arithmetic, and it keeps the columns
-    orthogonal in floating point where the textbook order loses orthogonality.
+    Gram–Schmidt), and then a second time ("re-orthogonalisation"): the same result in
+    exact arithmetic. One pass is not enough in floating point: modified Gram–Schmidt
+    loses orthogonality in proportion to the condition number of `X` (on the
+    $8 \times 8$ Hilbert matrix, condition number $1.5 \times 10^{10}$,
+    $\max|Q^\top Q - I|$ is about $10^{-7}$ after one pass). After the second pass it is
+    $2 \times 10^{-16}$ there, as for `numpy.linalg.qr` ($6 \times 10^{-16}$), and the tests
+    check $\max|Q^\top Q - I| < 10^{-13}$ on random matrices with condition numbers up to
+    $10^{9}$: a measurement, not a theorem for every input.
 
     Args:
         X: Matrix of shape `(m, n)` whose `n` columns are linearly independent vectors
             of $\mathbb{R}^m$ (so `n <= m`). A 1-D array of shape `(m,)` is one column.
         normalize: If true (the default) return orthonormal columns; if false,
             orthogonal columns $\mathbf{v}_i$ as in the notes' equations.
+        rtol: Dependence tolerance, in $(0, 1)$: column $i$ counts as a combination
+            of the previous ones when what is left of it after the projections is
+            shorter than `rtol` times its length.
 
     Returns:
         Array of shape `(m, n)` (or `(m,)` for a 1-D input) with orthogonal columns,
             orthonormal when `normalize` is true.
 
     Raises:
-        ValueError: If `X` is not 1-D or 2-D, is empty, has non-finite entries, or its
-            columns are linearly dependent (a column is, to relative tolerance
-            $10^{-10}$, a combination of the previous ones; this includes a zero column
-            and more columns than rows).
+        ValueError: If `X` is not 1-D or 2-D, is empty, has NaN or ±inf entries, or
+            its columns are linearly dependent (a column is, to relative tolerance
+            `rtol`, a combination of the previous ones; this includes a zero column
+            and more columns than rows), or `rtol` is not in $(0, 1)$.
+        TypeError: If `X` holds something other than real numbers (booleans,
+            complex numbers, strings, None).
 
     Examples:
         >>> import numpy as np
@@ -143,14 +220,13 @@ def gram_schmidt(X: ArrayLike, normalize: bool = True) -> np.ndarray:
         $\|\mathbf{v}_j\|_2^2$). Strang, *Introduction to Linear Algebra*, 5th ed.,
         section 4.4.
     """
-    arr = np.array(X, dtype=float)  # a copy: the columns are overwritten below
+    arr = V.real_array(X, "X", what="a matrix of real numbers").copy()  # overwritten below
+    rtol = V.real(rtol, "rtol", low=0.0, low_open=True, high=1.0, high_open=True)
     one_d = arr.ndim == 1
     if one_d:
         arr = arr[:, None]
     if arr.ndim != 2 or arr.size == 0:
-        raise ValueError(f"X must be a non-empty 1-D or 2-D array, got shape {np.shape(X)}")
-    if not np.all(np.isfinite(arr)):
-        raise ValueError(f"X must be finite, got {arr.tolist()}")
+        raise ValueError(f"X must be a non-empty 1-D or 2-D array, got shape {np.shape(arr)}")
     m, n = arr.shape
     if n > m:
         raise ValueError(
@@ -165,22 +241,23 @@ def gram_schmidt(X: ArrayLike, normalize: bool = True) -> np.ndarray:
             f"X has linearly dependent columns: column {i} is zero, a combination of {which}"
         )
     arr /= scales
-    V = np.empty_like(arr)
+    out = np.empty_like(arr)
     for i in range(n):
         v = arr[:, i].copy()
-        for j in range(i):
-            v -= _proj(v, V[:, j])
-        if np.linalg.norm(v) <= _DEPENDENCE_RTOL * np.linalg.norm(arr[:, i]):
+        for _ in range(2):  # twice: the second pass removes what rounding left
+            for j in range(i):
+                v -= _proj(v, out[:, j])
+        if np.linalg.norm(v) <= rtol * np.linalg.norm(arr[:, i]):
             raise ValueError(
                 f"X has linearly dependent columns: column {i} is a combination of "
                 f"columns 0..{i - 1}"
             )
-        V[:, i] = v
+        out[:, i] = v
     if normalize:
-        V /= np.linalg.norm(V, axis=0)
+        out /= np.linalg.norm(out, axis=0)
     else:
-        V *= scales
-    return V[:, 0] if one_d else V
+        out *= scales
+    return out[:, 0] if one_d else out
 
 
 def project(y: ArrayLike, A: ArrayLike) -> np.ndarray:
@@ -210,8 +287,10 @@ def project(y: ArrayLike, A: ArrayLike) -> np.ndarray:
         The projection, with the shape of `y`.
 
     Raises:
-        ValueError: If the first dimensions of `y` and `A` differ, or `A`'s columns
-            are linearly dependent (see [`gram_schmidt`][mlnotes.linalg.gram_schmidt]).
+        ValueError: If the first dimensions of `y` and `A` differ, an input is empty or
+            holds NaN or ±inf, or `A`'s columns are linearly dependent (see
+            [`gram_schmidt`][mlnotes.linalg.gram_schmidt]).
+        TypeError: If an input holds something other than real numbers.
 
     Examples:
         Onto a line: $(2, 1)$ onto the horizontal axis.
@@ -246,8 +325,8 @@ def project(y: ArrayLike, A: ArrayLike) -> np.ndarray:
         after it. Strang, *Introduction to Linear Algebra*, 5th ed., sections 4.2
         and 4.4.
     """
-    y_arr = np.asarray(y, dtype=float)
-    A_arr = np.asarray(A, dtype=float)
+    y_arr = V.real_array(y, "y", what="a vector or matrix of real numbers")
+    A_arr = V.real_array(A, "A", what="a vector or matrix of real numbers")
     if y_arr.ndim not in (1, 2) or y_arr.size == 0:
         raise ValueError(f"y must be a non-empty 1-D or 2-D array, got shape {y_arr.shape}")
     if A_arr.ndim not in (1, 2) or A_arr.size == 0:
@@ -256,10 +335,10 @@ def project(y: ArrayLike, A: ArrayLike) -> np.ndarray:
         raise ValueError(
             f"mismatched dimensions: y has {y_arr.shape[0]} rows, A has {A_arr.shape[0]} rows"
         )
-    if not np.all(np.isfinite(y_arr)):
-        raise ValueError(f"y must be finite, got {y_arr.tolist()}")
-    Q = gram_schmidt(A_arr.reshape(A_arr.shape[0], -1).copy())
-    return Q @ (Q.T @ y_arr)
+    Q = gram_schmidt(A_arr.reshape(A_arr.shape[0], -1))
+    e = _exponent(y_arr)  # exact scaling: no overflow in the dot products
+    with np.errstate(over="ignore"):
+        return np.ldexp(Q @ (Q.T @ np.ldexp(y_arr, -e)), e)
 
 
 # --------------------------------------------------------------------------------------
@@ -278,11 +357,15 @@ def distance_point_point(p: ArrayLike, q: ArrayLike) -> float:
         The Euclidean distance, a float.
 
     Raises:
-        ValueError: If `p` and `q` are not vectors of the same length.
+        ValueError: If `p` and `q` are not vectors of the same length, or hold NaN or
+            ±inf.
+        TypeError: If `p` or `q` holds something other than real numbers.
 
     Examples:
         >>> distance_point_point([1.0, 2.0], [4.0, 6.0])
         5.0
+        >>> distance_point_point([0.0, 0.0], [2e200, 0.0])   # its square would overflow
+        2e+200
         >>> distance_point_point([0.0, 0.0, 0.0], [1.0, 2.0, 2.0])
         3.0
 
@@ -292,13 +375,14 @@ def distance_point_point(p: ArrayLike, q: ArrayLike) -> float:
     """
     p_arr, q_arr = _vector(p, "p"), _vector(q, "q")
     _same_dim(p=p_arr, q=q_arr)
-    return float(np.linalg.norm(p_arr - q_arr))
+    return math.dist(p_arr.tolist(), q_arr.tolist())  # scales: its squares do not overflow
 
 
 def distance_point_point_scalar(x1: float, y1: float, x2: float, y2: float) -> float:
     r"""Distance between $P = (x_1, y_1)$ and $Q = (x_2, y_2)$ in $\mathbb{R}^2$.
 
-    The scalar form $\sqrt{(x_2 - x_1)^2 + (y_2 - y_1)^2}$.
+    The scalar form $\sqrt{(x_2 - x_1)^2 + (y_2 - y_1)^2}$, computed by `math.hypot`
+    (which scales: no overflow of the squares).
 
     Args:
         x1: First coordinate of $P$.
@@ -310,6 +394,10 @@ def distance_point_point_scalar(x1: float, y1: float, x2: float, y2: float) -> f
         The distance, a float; equal to
             [`distance_point_point`][mlnotes.linalg.distance_point_point].
 
+    Raises:
+        ValueError: If a coordinate is NaN or ±inf.
+        TypeError: If a coordinate is not a real number.
+
     Examples:
         >>> distance_point_point_scalar(1.0, 2.0, 4.0, 6.0)
         5.0
@@ -317,7 +405,8 @@ def distance_point_point_scalar(x1: float, y1: float, x2: float, y2: float) -> f
     References:
         Notes, section 2.1, Definition 2.1, equation (34).
     """
-    return math.sqrt((x2 - x1) ** 2 + (y2 - y1) ** 2)
+    x1, y1, x2, y2 = _scalars(x1=x1, y1=y1, x2=x2, y2=y2)
+    return math.hypot(x2 - x1, y2 - y1)  # a difference overflows only if the distance does
 
 
 def distance_point_plane(p: ArrayLike, q: ArrayLike, normal: ArrayLike) -> float:
@@ -336,7 +425,9 @@ def distance_point_plane(p: ArrayLike, q: ArrayLike, normal: ArrayLike) -> float
         The distance, a float.
 
     Raises:
-        ValueError: If the three vectors have different lengths or `normal` is zero.
+        ValueError: If the three vectors have different lengths, hold NaN or ±inf, or
+            `normal` is zero.
+        TypeError: If a vector holds something other than real numbers.
 
     Examples:
         The plane $x + 2y + 2z - 6 = 0$ passes through $Q = (6, 0, 0)$ with normal
@@ -354,7 +445,9 @@ def distance_point_plane(p: ArrayLike, q: ArrayLike, normal: ArrayLike) -> float
     p_arr, q_arr, n_arr = _vector(p, "p"), _vector(q, "q"), _vector(normal, "normal")
     _same_dim(p=p_arr, q=q_arr, normal=n_arr)
     _nonzero(n_arr, "normal", "vector")
-    return float(abs((q_arr - p_arr) @ n_arr) / np.linalg.norm(n_arr))
+    pq, e = _difference(p_arr, q_arr)
+    unit = np.ldexp(n_arr, -_exponent(n_arr))  # the distance does not depend on |normal|
+    return _unscale(float(abs(pq @ unit) / np.linalg.norm(unit)), e)
 
 
 def distance_point_plane_scalar(
@@ -362,7 +455,10 @@ def distance_point_plane_scalar(
 ) -> float:
     r"""Distance from $P = (x_0, y_0, z_0)$ to the plane $ax + by + cz + d = 0$.
 
-    The scalar form $\dfrac{|a x_0 + b y_0 + c z_0 + d|}{\sqrt{a^2 + b^2 + c^2}}$.
+    The scalar form $\dfrac{|a x_0 + b y_0 + c z_0 + d|}{\sqrt{a^2 + b^2 + c^2}}$,
+    evaluated exactly in rational arithmetic (`fractions.Fraction`) and rounded once at
+    the end (a last square root): no overflow, underflow or cancellation on finite
+    input.
 
     Args:
         x0: First coordinate of $P$.
@@ -377,19 +473,25 @@ def distance_point_plane_scalar(
         The distance, a float.
 
     Raises:
-        ValueError: If $a = b = c = 0$ (the equation is not a plane).
+        ValueError: If $a = b = c = 0$ (the equation is not a plane), or an argument
+            is NaN or ±inf.
+        TypeError: If an argument is not a real number.
 
     Examples:
         >>> distance_point_plane_scalar(1.0, 1.0, 1.0, 0.0, 0.0, 1.0, 0.0)
+        1.0
+        >>> distance_point_plane_scalar(0.0, 0.0, 1.0, 0.0, 0.0, 1e-200, 0.0)  # tiny normal
         1.0
 
     References:
         Notes, section 2.1, Definition 2.2, equation (36).
     """
-    norm = math.sqrt(a * a + b * b + c * c)
-    if norm == 0:
+    x0, y0, z0, a, b, c, d = _scalars(x0=x0, y0=y0, z0=z0, a=a, b=b, c=c, d=d)
+    if a == b == c == 0:
         raise ValueError(f"(a, b, c) must not all be zero, got {(a, b, c)}")
-    return abs(a * x0 + b * y0 + c * z0 + d) / norm
+    x0, y0, z0, a, b, c, d = _exact(x0, y0, z0, a, b, c, d)
+    residual = a * x0 + b * y0 + c * z0 + d
+    return _sqrt_ratio(residual * residual, a * a + b * b + c * c)
 
 
 def distance_point_line(p: ArrayLike, q: ArrayLike, u: ArrayLike) -> float:
@@ -409,7 +511,9 @@ def distance_point_line(p: ArrayLike, q: ArrayLike, u: ArrayLike) -> float:
         The distance, a float.
 
     Raises:
-        ValueError: If the vectors have different lengths or `u` is zero.
+        ValueError: If the vectors have different lengths, hold NaN or ±inf, or `u`
+            is zero.
+        TypeError: If a vector holds something other than real numbers.
 
     Examples:
         >>> import numpy as np
@@ -434,14 +538,17 @@ def distance_point_line(p: ArrayLike, q: ArrayLike, u: ArrayLike) -> float:
     p_arr, q_arr, u_arr = _vector(p, "p"), _vector(q, "q"), _vector(u, "u")
     _same_dim(p=p_arr, q=q_arr, u=u_arr)
     _nonzero(u_arr, "u", "direction vector")
-    pq = q_arr - p_arr
-    return float(np.linalg.norm(pq - _proj(pq, u_arr)))
+    pq, e = _difference(p_arr, q_arr)
+    unit = np.ldexp(u_arr, -_exponent(u_arr))
+    return _unscale(float(np.linalg.norm(pq - _proj(pq, unit))), e)
 
 
 def distance_point_line_scalar(x0: float, y0: float, a: float, b: float, c: float) -> float:
     r"""Distance from $P = (x_0, y_0)$ to the line $ax + by + c = 0$ in $\mathbb{R}^2$.
 
-    The scalar form $\dfrac{|a x_0 + b y_0 + c|}{\sqrt{a^2 + b^2}}$.
+    The scalar form $\dfrac{|a x_0 + b y_0 + c|}{\sqrt{a^2 + b^2}}$, evaluated exactly
+    in rational arithmetic and rounded once at the end: no overflow, underflow or
+    cancellation on finite input.
 
     Args:
         x0: First coordinate of $P$.
@@ -454,7 +561,9 @@ def distance_point_line_scalar(x0: float, y0: float, a: float, b: float, c: floa
         The distance, a float.
 
     Raises:
-        ValueError: If $a = b = 0$ (the equation is not a line).
+        ValueError: If $a = b = 0$ (the equation is not a line), or an argument is NaN
+            or ±inf.
+        TypeError: If an argument is not a real number.
 
     Examples:
         >>> distance_point_line_scalar(3.0, 4.0, 0.0, 1.0, 0.0)
@@ -463,10 +572,12 @@ def distance_point_line_scalar(x0: float, y0: float, a: float, b: float, c: floa
     References:
         Notes, section 2.1, Definition 2.3, equation (38).
     """
-    norm = math.hypot(a, b)
-    if norm == 0:
+    x0, y0, a, b, c = _scalars(x0=x0, y0=y0, a=a, b=b, c=c)
+    if a == b == 0:
         raise ValueError(f"(a, b) must not both be zero, got {(a, b)}")
-    return abs(a * x0 + b * y0 + c) / norm
+    x0, y0, a, b, c = _exact(x0, y0, a, b, c)
+    residual = a * x0 + b * y0 + c
+    return _sqrt_ratio(residual * residual, a * a + b * b)
 
 
 def distance_line_line(p: ArrayLike, u: ArrayLike, q: ArrayLike, v: ArrayLike) -> float:
@@ -489,8 +600,9 @@ def distance_line_line(p: ArrayLike, u: ArrayLike, q: ArrayLike, v: ArrayLike) -
         The distance, a float.
 
     Raises:
-        ValueError: If the vectors have different lengths, a direction is zero, or the
-            lines are parallel ($\vec{u}\times\vec{v} = \vec{0}$, where the formula
+        TypeError: If a vector holds something other than real numbers.
+        ValueError: If the vectors have different lengths or hold NaN or ±inf, a
+            direction is zero, or the lines are parallel ($\vec{u}\times\vec{v} = \vec{0}$, where the formula
             divides by zero; the distance between parallel lines is
             `distance_point_line(p, q, v)`).
 
@@ -528,8 +640,8 @@ def distance_line_line(p: ArrayLike, u: ArrayLike, q: ArrayLike, v: ArrayLike) -
             f"the lines are parallel (u = {u_arr.tolist()}, v = {v_arr.tolist()}): "
             "u x v = 0, use distance_point_line(p, q, v)"
         ) from None
-    pq = q_arr - p_arr
-    return float(np.linalg.norm(pq - basis @ (basis.T @ pq)))
+    pq, e = _difference(p_arr, q_arr)
+    return _unscale(float(np.linalg.norm(pq - basis @ (basis.T @ pq))), e)
 
 
 def distance_line_line_scalar(
@@ -543,7 +655,8 @@ def distance_line_line_scalar(
     $k = \dfrac{a_1 a_2 + b_1 b_2}{a_2^2 + b_2^2}$. The factor $k$ is negative when the
     two normals point in opposite directions; the notes' equation (40) uses
     $k = \sqrt{a_1^2 + b_1^2} / \sqrt{a_2^2 + b_2^2}$, which is always positive and
-    wrong in that case.
+    wrong in that case. Evaluated exactly in rational arithmetic and rounded once at
+    the end.
 
     Args:
         a1: Coefficient of $x$ in the first line's equation.
@@ -557,7 +670,9 @@ def distance_line_line_scalar(
         The distance, a float.
 
     Raises:
-        ValueError: If a normal $(a_i, b_i)$ is zero, or the lines are not parallel
+        TypeError: If an argument is not a real number.
+        ValueError: If an argument is NaN or ±inf, a normal $(a_i, b_i)$ is zero, or
+            the lines are not parallel
             (non-parallel lines of the plane intersect: their distance is 0, and this
             formula does not apply).
 
@@ -570,17 +685,20 @@ def distance_line_line_scalar(
     References:
         Notes, section 2.1, Definition 2.4, equations (40) and (41) (corrected).
     """
-    n1, n2 = math.hypot(a1, b1), math.hypot(a2, b2)
-    if n1 == 0:
+    a1, b1, c1, a2, b2, c2 = _scalars(a1=a1, b1=b1, c1=c1, a2=a2, b2=b2, c2=c2)
+    if a1 == b1 == 0:
         raise ValueError(f"(a1, b1) must not both be zero, got {(a1, b1)}")
-    if n2 == 0:
+    if a2 == b2 == 0:
         raise ValueError(f"(a2, b2) must not both be zero, got {(a2, b2)}")
-    if abs(a1 * b2 - a2 * b1) > 1e-12 * n1 * n2:
-        raise ValueError(
-            f"the lines are not parallel: (a1, b1) = {(a1, b1)}, (a2, b2) = {(a2, b2)}"
-        )
-    k = (a1 * a2 + b1 * b2) / (n2 * n2)
-    return abs(c1 - k * c2) / n1
+    normals = f"(a1, b1) = {(a1, b1)}, (a2, b2) = {(a2, b2)}"
+    a1, b1, c1, a2, b2, c2 = _exact(a1, b1, c1, a2, b2, c2)  # exact rationals from here
+    n1_sq, n2_sq = a1 * a1 + b1 * b1, a2 * a2 + b2 * b2
+    cross = a1 * b2 - a2 * b1
+    if cross * cross > Fraction(1, 10**24) * n1_sq * n2_sq:  # |sin(angle)| > 1e-12
+        raise ValueError(f"the lines are not parallel: {normals}")
+    k = (a1 * a2 + b1 * b2) / n2_sq
+    gap = c1 - k * c2
+    return _sqrt_ratio(gap * gap, n1_sq)
 
 
 # --------------------------------------------------------------------------------------
@@ -611,8 +729,11 @@ def diagonalize(A: ArrayLike, cond_max: float = 1e10) -> tuple[np.ndarray, np.nd
             column `i` is a unit eigenvector for `eigenvalues[i]`.
 
     Raises:
-        ValueError: If `A` is not square or not finite, or is not diagonalizable
-            (its eigenvectors are linearly dependent).
+        ValueError: If `A` is not square or holds NaN or ±inf, is not diagonalizable
+            (its eigenvectors are linearly dependent), or `cond_max` is not a finite
+            number >= 1.
+        TypeError: If `A` holds something other than real numbers: a complex matrix
+            is rejected, not cast to its real part.
 
     Examples:
         >>> import numpy as np
@@ -634,11 +755,10 @@ def diagonalize(A: ArrayLike, cond_max: float = 1e10) -> tuple[np.ndarray, np.nd
         Notes, section 2.3.2 "Matrix Diagonalization". Strang, *Introduction to
         Linear Algebra*, 5th ed., section 6.2.
     """
-    arr = np.asarray(A, dtype=float)
+    arr = V.real_array(A, "A", what="a square matrix of real numbers")
+    cond_max = V.real(cond_max, "cond_max", low=1.0)
     if arr.ndim != 2 or arr.shape[0] != arr.shape[1] or arr.size == 0:
         raise ValueError(f"A must be a non-empty square matrix, got shape {arr.shape}")
-    if not np.all(np.isfinite(arr)):
-        raise ValueError(f"A must be finite, got {arr.tolist()}")
     lam, U = np.linalg.eig(arr)
     cond = np.linalg.cond(U)
     if not np.isfinite(cond) or cond > cond_max:

@@ -14,13 +14,14 @@ $j$; Monty Hall doors are numbered 1, 2, 3 as in the notes.
 
 from __future__ import annotations
 
-import math
 import numbers
 from fractions import Fraction
 
 import numpy as np
 from numpy.typing import ArrayLike
 from scipy import stats
+
+from mlnotes import _validation as V
 
 __all__ = [
     "normal_pdf",
@@ -41,41 +42,20 @@ SUM_TOLERANCE = 1e-9
 
 # --------------------------------------------------------------------------- checks
 def _real_array(value, name):
-    """Return `value` as a float array, raising `TypeError`/`ValueError` naming `name`."""
-    try:
-        array = np.asarray(value, dtype=float)
-    except (TypeError, ValueError):
-        raise TypeError(f"{name} must be a real number or an array of real numbers, got {value!r}") from None
-    if np.isnan(array).any():
-        raise ValueError(f"{name} must not be NaN, got {value!r}")
-    return array
+    """`value` as a float array; ±inf allowed (the normal's tails), NaN not."""
+    return V.real_array(value, name, finite=False)
 
 
 def _check_probability(value, name):
-    """Return `value` as a float array after checking every entry is in [0, 1]."""
-    array = _real_array(value, name)
-    if ((array < 0) | (array > 1)).any():
-        raise ValueError(f"{name} must be a probability in [0, 1], got {value!r}")
-    return array
+    """`value` as a float array of probabilities in [0, 1]."""
+    return V.probability_array(value, name, what="a probability or an array of probabilities")
 
 
 def _check_location_scale(mu, sigma):
     """Return `(mu, sigma)` as floats after checking `mu` is finite and `sigma > 0`."""
-    if isinstance(mu, bool) or not isinstance(mu, numbers.Real):
-        raise TypeError(f"mu must be a real number, got {mu!r}")
-    if isinstance(sigma, bool) or not isinstance(sigma, numbers.Real):
-        raise TypeError(f"sigma must be a real number, got {sigma!r}")
-    if not math.isfinite(mu):
-        raise ValueError(f"mu must be finite, got {mu!r}")
-    if not (sigma > 0 and math.isfinite(sigma)):
-        raise ValueError(f"sigma must be positive and finite, got {sigma!r}")
-    return float(mu), float(sigma)
-
-
-def _scalar_or_array(result, like):
-    """Return a Python float when the input was a scalar, else the array."""
-    result = np.asarray(result, dtype=float)
-    return float(result) if np.ndim(like) == 0 else result
+    mu = V.real(mu, "mu")
+    sigma = V.real(sigma, "sigma", low=0.0, low_open=True, what="positive and finite")
+    return mu, sigma
 
 
 # ------------------------------------------------------------------- normal (Gauss)
@@ -100,7 +80,8 @@ def normal_pdf(x: ArrayLike, mu: float = 0.0, sigma: float = 1.0) -> float | np.
 
     Raises:
         ValueError: If `x` contains NaN, `mu` is not finite or `sigma <= 0`.
-        TypeError: If an argument is not a real number (or array of them).
+        TypeError: If an argument is not a real number (or array of them): bools,
+            complex numbers, strings and None are rejected.
 
     Examples:
         >>> round(normal_pdf(0.0), 4)            # 1 / sqrt(2 pi)
@@ -115,11 +96,11 @@ def normal_pdf(x: ArrayLike, mu: float = 0.0, sigma: float = 1.0) -> float | np.
         ValueError: sigma must be positive and finite, got 0
 
     References:
-        Notes, section 1.5, Definition 1.10. Murphy, PML: An Introduction, section 2.6.2.
+        Notes, section 1.5, Definition 1.10. Murphy, PML: An Introduction, section 2.6.
     """
     mu, sigma = _check_location_scale(mu, sigma)
     x_array = _real_array(x, "x")
-    return _scalar_or_array(stats.norm.pdf(x_array, loc=mu, scale=sigma), x)
+    return V.scalar_or_array(stats.norm.pdf(x_array, loc=mu, scale=sigma), x)
 
 
 def normal_cdf(x: ArrayLike, mu: float = 0.0, sigma: float = 1.0) -> float | np.ndarray:
@@ -153,14 +134,14 @@ def normal_cdf(x: ArrayLike, mu: float = 0.0, sigma: float = 1.0) -> float | np.
         >>> normal_cdf(float("nan"))
         Traceback (most recent call last):
             ...
-        ValueError: x must not be NaN, got nan
+        ValueError: x must not contain NaN, got nan
 
     References:
-        Notes, section 1.5.1, Definition 1.9. Murphy, PML: An Introduction, section 2.6.1.
+        Notes, section 1.5.1, Definition 1.9. Murphy, PML: An Introduction, section 2.6.
     """
     mu, sigma = _check_location_scale(mu, sigma)
     x_array = _real_array(x, "x")
-    return _scalar_or_array(stats.norm.cdf(x_array, loc=mu, scale=sigma), x)
+    return V.scalar_or_array(stats.norm.cdf(x_array, loc=mu, scale=sigma), x)
 
 
 def normal_ppf(q: ArrayLike, mu: float = 0.0, sigma: float = 1.0) -> float | np.ndarray:
@@ -181,7 +162,8 @@ def normal_ppf(q: ArrayLike, mu: float = 0.0, sigma: float = 1.0) -> float | np.
 
     Raises:
         ValueError: If `q` is outside $[0, 1]$ or NaN, `mu` is not finite or `sigma <= 0`.
-        TypeError: If an argument is not a real number (or array of them).
+        TypeError: If an argument is not a real number (or array of them): bools,
+            complex numbers, strings and None are rejected.
 
     Examples:
         >>> round(normal_ppf(0.025), 2)     # the notes' worked example
@@ -196,11 +178,11 @@ def normal_ppf(q: ArrayLike, mu: float = 0.0, sigma: float = 1.0) -> float | np.
         ValueError: q must be a probability in [0, 1], got 1.5
 
     References:
-        Notes, sections 1.2 and 1.5.2. Murphy, PML: An Introduction, section 2.2.2.3.
+        Notes, sections 1.2 and 1.5.2. Murphy, PML: An Introduction, section 2.2.2.
     """
     mu, sigma = _check_location_scale(mu, sigma)
     q_array = _check_probability(q, "q")
-    return _scalar_or_array(stats.norm.ppf(q_array, loc=mu, scale=sigma), q)
+    return V.scalar_or_array(stats.norm.ppf(q_array, loc=mu, scale=sigma), q)
 
 
 def central_interval(coverage: float = 0.95, mu: float = 0.0, sigma: float = 1.0) -> tuple[float, float]:
@@ -239,11 +221,10 @@ def central_interval(coverage: float = 0.95, mu: float = 0.0, sigma: float = 1.0
         ValueError: coverage must be a probability in [0, 1], got 95
 
     References:
-        Notes, section 1.2. Murphy, PML: An Introduction, section 2.2.2.3.
+        Notes, section 1.2. Murphy, PML: An Introduction, section 2.2.2.
     """
-    if np.ndim(coverage) != 0:
-        raise TypeError(f"coverage must be a single number, got {coverage!r}")
-    alpha = 1.0 - float(_check_probability(coverage, "coverage"))
+    alpha = 1.0 - V.probability(coverage, "coverage")
+    mu, sigma = _check_location_scale(mu, sigma)
     lo = normal_ppf(alpha / 2, mu, sigma)
     # by symmetry, not as ppf(1 - alpha/2): 1 - alpha/2 rounds to 1.0 (an infinite
     # upper end) for coverages within 1e-16 of 1, while the lower end stays finite
@@ -254,11 +235,11 @@ def central_interval(coverage: float = 0.95, mu: float = 0.0, sigma: float = 1.0
 # ------------------------------------------------------------- joint distributions
 def _check_joint(joint):
     """Return `joint` as a 2-D float array that is a valid joint pmf table."""
-    table = _real_array(joint, "joint")
-    if table.ndim != 2:
+    table = V.real_array(joint, "joint", what="a 2-D table of probabilities")
+    if table.ndim != 2 or table.size == 0:
         raise ValueError(f"joint must be a 2-D table, got an array of shape {table.shape}")
     if (table < 0).any():
-        raise ValueError(f"joint must not have negative entries, got {joint!r}")
+        raise ValueError(f"joint must not have negative entries, got {V.show(joint)}")
     total = table.sum()
     if not abs(total - 1.0) <= SUM_TOLERANCE:
         raise ValueError(f"joint must sum to 1, got a table summing to {float(total)!r}")
@@ -284,8 +265,10 @@ def marginal(joint: ArrayLike, axis: int) -> np.ndarray:
         A 1-D array: the marginal pmf.
 
     Raises:
-        ValueError: If `joint` is not 2-D, has a negative entry or does not sum to 1,
-            or `axis` is not 0 or 1.
+        ValueError: If `joint` is not 2-D, is empty, has a negative entry, NaN or
+            ±inf, or does not sum to 1 (within $10^{-9}$), or `axis` is not 0 or 1.
+        TypeError: If `joint` holds something other than real numbers, or `axis` is
+            not an integer.
 
     Examples:
         Table 1 of the notes:
@@ -302,47 +285,62 @@ def marginal(joint: ArrayLike, axis: int) -> np.ndarray:
         ValueError: joint must sum to 1, got a table summing to 2.0
 
     References:
-        Notes, section 1.3, Definition 1.2. Murphy, PML: An Introduction, section 2.2.3.
+        Notes, section 1.3, Definition 1.2. Murphy, PML: An Introduction, ch. 2.
     """
     table = _check_joint(joint)
-    if axis not in (0, 1) or isinstance(axis, bool):
+    axis = V.integer(axis, "axis")
+    if axis not in (0, 1):
         raise ValueError(f"axis must be 0 (rows, X) or 1 (columns, Y), got {axis!r}")
     return table.sum(axis=1 - axis)
 
 
-def is_independent(joint: ArrayLike, atol: float = SUM_TOLERANCE) -> bool:
+def is_independent(joint: ArrayLike, rtol: float = 1e-9, atol: float = 2.2250738585072014e-308) -> bool:
     r"""Whether the two variables of a 2-D joint pmf table are independent.
 
     $X \perp Y$ iff $p(x, y) = p(x)\,p(y)$ for every cell: the table equals the
-    outer product of its two marginals.
+    outer product of its two marginals. Cells are compared with a *relative*
+    tolerance, $|p(x, y) - p(x)p(y)| \le \text{rtol}\cdot\max(p(x, y), p(x)p(y)) +
+    \text{atol}$, so a variable with a rare value is judged on that value too: with an
+    absolute tolerance of $10^{-9}$, $X = Y$ with $P(X = 0) = 10^{-10}$ would pass as
+    independent.
 
     Args:
         joint: A 2-D array-like, non-negative, summing to 1.
-        atol: Absolute tolerance for comparing the table with the product of its
-            marginals.
+        rtol: Relative tolerance, in $[0, 1)$: what rounding leaves of an exact
+            product (about $10^{-16}$ times the number of cells) is far below the
+            default $10^{-9}$.
+        atol: Absolute tolerance, $\ge 0$; the default, the smallest normal float
+            ($2.2 \times 10^{-308}$), only forgives differences in the subnormal range,
+            where floats lose their relative precision.
 
     Returns:
-        `True` if every cell matches $p(x)p(y)$ within `atol`, else `False`.
+        `True` if every cell matches $p(x)p(y)$ within the tolerances, else `False`.
 
     Raises:
-        ValueError: If `joint` is not a valid joint pmf table.
+        ValueError: If `joint` is not a valid joint pmf table, or a tolerance is
+            negative, NaN or infinite (or `rtol >= 1`).
+        TypeError: If `joint` or a tolerance holds something other than real numbers.
 
     Examples:
         >>> is_independent([[0.3, 0.2], [0.2, 0.3]])    # Table 1: X and Y are dependent
         False
         >>> is_independent([[0.25, 0.25], [0.25, 0.25]])
         True
+        >>> is_independent([[1e-10, 0.0], [0.0, 1 - 1e-10]])   # X = Y, rarely 0
+        False
         >>> is_independent([[0.6, -0.1], [0.2, 0.3]])
         Traceback (most recent call last):
             ...
         ValueError: joint must not have negative entries, got [[0.6, -0.1], [0.2, 0.3]]
 
     References:
-        Notes, section 1.3, Definition 1.3. Murphy, PML: An Introduction, section 2.2.4.
+        Notes, section 1.3, Definition 1.3. Murphy, PML: An Introduction, ch. 2.
     """
     table = _check_joint(joint)
+    rtol = V.real(rtol, "rtol", low=0.0, high=1.0, high_open=True)
+    atol = V.real(atol, "atol", low=0.0)
     product = np.outer(table.sum(axis=1), table.sum(axis=0))
-    return bool(np.allclose(table, product, rtol=0.0, atol=atol))
+    return bool(np.all(np.abs(table - product) <= rtol * np.maximum(table, product) + atol))
 
 
 # ----------------------------------------------------------------------- Bayes' rule
@@ -354,13 +352,18 @@ def _is_exact(array):
 
 def _check_vector(value, name):
     """A 1-D array of numbers in [0, 1], exact (Fractions) when given Fractions/ints."""
-    array = np.asarray(value, dtype=object)
+    array = None
+    if value is not None and not isinstance(value, (str, bytes)):
+        try:
+            array = np.asarray(value, dtype=object)
+        except ValueError:  # ragged: real_array below says so
+            array = None
+    if array is None or not _is_exact(array):
+        array = V.real_array(value, name, what="a 1-D sequence of probabilities")
     if array.ndim != 1 or array.size == 0:
-        raise ValueError(f"{name} must be a non-empty 1-D sequence, got {value!r}")
-    if not _is_exact(array):
-        array = _real_array(value, name)
+        raise ValueError(f"{name} must be a non-empty 1-D sequence, got {V.show(value)}")
     if any(v < 0 or v > 1 for v in array.flat):
-        raise ValueError(f"{name} must hold probabilities in [0, 1], got {value!r}")
+        raise ValueError(f"{name} must hold probabilities in [0, 1], got {V.show(value)}")
     return array
 
 
@@ -437,11 +440,13 @@ DOORS = (1, 2, 3)
 
 
 def _check_door(value, name):
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise TypeError(f"{name} must be a door number 1, 2 or 3, got {value!r}")
-    if value not in DOORS:
-        raise ValueError(f"{name} must be a door number 1, 2 or 3, got {value!r}")
-    return int(value)
+    try:
+        door = V.integer(value, name)
+    except TypeError:
+        raise TypeError(f"{name} must be a door number 1, 2 or 3, got {V.show(value)}") from None
+    if door not in DOORS:
+        raise ValueError(f"{name} must be a door number 1, 2 or 3, got {door}")
+    return door
 
 
 def monty_hall_posterior(chosen: int = 1, opened: int = 3) -> dict[int, Fraction]:
@@ -526,8 +531,8 @@ def monty_hall_wins(n_games: int, switch: bool, seed: int = 0) -> np.ndarray:
         A boolean array of shape `(n_games,)`: `True` where the contestant won.
 
     Raises:
-        TypeError: If `n_games` is not an int or `switch` is not a bool.
-        ValueError: If `n_games < 1`.
+        TypeError: If `n_games` or `seed` is not an integer, or `switch` is not a bool.
+        ValueError: If `n_games < 1` or `seed < 0`.
 
     Examples:
         >>> wins = monty_hall_wins(10, switch=True)
@@ -539,14 +544,11 @@ def monty_hall_wins(n_games: int, switch: bool, seed: int = 0) -> np.ndarray:
     References:
         Notes, section 1.4.1, Question 1.
     """
-    if isinstance(n_games, bool) or not isinstance(n_games, numbers.Integral):
-        raise TypeError(f"n_games must be an int, got {n_games!r}")
-    if n_games < 1:
-        raise ValueError(f"n_games must be at least 1, got {n_games!r}")
+    n = V.integer(n_games, "n_games", minimum=1)
     if not isinstance(switch, (bool, np.bool_)):
-        raise TypeError(f"switch must be True or False, got {switch!r}")
+        raise TypeError(f"switch must be True or False, got {V.show(switch)}")
+    seed = V.integer(seed, "seed", minimum=0)
     rng = np.random.default_rng(seed)
-    n = int(n_games)
     prize = rng.integers(0, 3, size=n)   # doors 0, 1, 2 here; 1, 2, 3 in the notes
     chosen = rng.integers(0, 3, size=n)
     # The host opens a door that is neither chosen nor the prize. If chosen == prize
@@ -573,8 +575,8 @@ def simulate_monty_hall(n_games: int, switch: bool, seed: int = 0) -> float:
         The win rate, a float in $[0, 1]$.
 
     Raises:
-        TypeError: If `n_games` is not an int or `switch` is not a bool.
-        ValueError: If `n_games < 1`.
+        TypeError: If `n_games` or `seed` is not an integer, or `switch` is not a bool.
+        ValueError: If `n_games < 1` or `seed < 0`.
 
     Examples:
         >>> round(simulate_monty_hall(1_000_000, switch=True), 3)
@@ -584,7 +586,7 @@ def simulate_monty_hall(n_games: int, switch: bool, seed: int = 0) -> float:
         >>> simulate_monty_hall(0, switch=True)
         Traceback (most recent call last):
             ...
-        ValueError: n_games must be at least 1, got 0
+        ValueError: n_games must be a positive integer, got 0
 
     References:
         Notes, section 1.4.1, Question 1.

@@ -66,16 +66,16 @@ def test_shift_matrix_moves_embeddings_by_k(d, t, k):
     se_t = sinusoidal_embeddings(t + 1, d, dtype=torch.float64)[t]
     target = torch.tensor(t + k, dtype=torch.float64) * frequencies(d)
     se_tk = torch.stack([torch.sin(target), torch.cos(target)], -1).reshape(-1)
-    torch.testing.assert_close(shift_matrix(k, d) @ se_t, se_tk, rtol=0, atol=1e-9)
+    torch.testing.assert_close(shift_matrix(k, d, dtype=torch.float64) @ se_t, se_tk, rtol=0, atol=1e-9)
 
 
 @settings(max_examples=30, deadline=None)
 @given(d=even_dims, k=st.integers(-500, 500))
 def test_shift_matrix_is_a_rotation(d, k):
-    m = shift_matrix(k, d)
+    m = shift_matrix(k, d, dtype=torch.float64)
     eye = torch.eye(d, dtype=torch.float64)
     torch.testing.assert_close(m @ m.T, eye, rtol=0, atol=1e-12)
-    torch.testing.assert_close(shift_matrix(-k, d), m.T, rtol=0, atol=1e-12)
+    torch.testing.assert_close(shift_matrix(-k, d, dtype=torch.float64), m.T, rtol=0, atol=1e-12)
 
 
 @settings(max_examples=25, deadline=None)
@@ -226,13 +226,13 @@ def test_bad_embed_dim(d):
 
 
 def test_bad_types_and_bases():
-    with pytest.raises(TypeError, match="embed_dim must be an int, got float 4.0"):
+    with pytest.raises(TypeError, match=r"embed_dim must be an integer, got 4.0 \(float\)"):
         frequencies(4.0)
-    with pytest.raises(TypeError, match="max_pos must be an int"):
+    with pytest.raises(TypeError, match="max_pos must be an integer"):
         sinusoidal_embeddings(10.5, 4)
     with pytest.raises(ValueError, match="base must be"):
         frequencies(4, base=1.0)
-    with pytest.raises(ValueError, match="k must be a finite number"):
+    with pytest.raises(ValueError, match="k must be a finite real number, got nan"):
         shift_matrix(float("nan"), 4)
     with pytest.raises(ValueError, match="positions must be non-negative"):
         rounding_error([-1], 4)
@@ -240,3 +240,14 @@ def test_bad_types_and_bases():
         rounding_error([70_000], 4, dtype=torch.float16)  # not a silent NaN
     with pytest.raises(TypeError, match="floating-point"):
         pairwise_distances(torch.ones(3, 3, dtype=torch.int64))
+
+
+def test_distance_at_offset_is_not_monotone_and_at_most_sqrt_2d():
+    """The docstring's claims: not monotone (d = 64: smaller at k = 6 than at k = 5),
+    never above sqrt(2d), and around sqrt(d) once every omega_i k is large."""
+    assert distance_at_offset(6, 64) < distance_at_offset(5, 64)
+    k = torch.arange(0, 200_000, 7)
+    dist = distance_at_offset(k, 64)
+    assert dist.max() <= math.sqrt(128)
+    far = dist[k > 100_000]  # omega_min * k > 10 for d = 64 (omega_min = 1.3e-4)
+    assert abs(far.mean().item() - 8.0) < 0.2

@@ -87,7 +87,7 @@ print(f"smallest distance {dist.min().item():.4f} at offset {int(dist.argmin()) 
 
 # %%
 se = sinusoidal_embeddings(200, 16, dtype=torch.float64)
-M = shift_matrix(7, 16)
+M = shift_matrix(7, 16, dtype=torch.float64)
 print("M(7) SE(t) == SE(t + 7) for every t:", all(torch.allclose(M @ se[t], se[t + 7]) for t in range(193)))
 print("M(7) is orthogonal:", torch.allclose(M @ M.T, torch.eye(16, dtype=torch.float64)))
 print("SE(0) =", se[0].tolist())

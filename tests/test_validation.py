@@ -1,0 +1,618 @@
+"""Bad and extreme input for every public function of mlnotes (issue 10).
+
+Two kinds of property:
+
+- *bad input* (NaN, ±inf, booleans, complex numbers, None, strings, floats where an
+  integer is meant, integer/bool/complex dtypes, ragged or non-finite arrays) raises a
+  `TypeError`/`ValueError`/`IndexError` whose message names the argument;
+- *extreme but valid input* (huge and tiny magnitudes, empty arrays, NumPy scalars)
+  returns what the reference library (scipy.stats, numpy, torch, exact arithmetic)
+  returns.
+
+Every public function appears in `SIGNATURES`; `test_every_public_function_is_covered`
+fails when a new one is added without its argument kinds.
+"""
+
+from __future__ import annotations
+
+import inspect
+import math
+import os
+from decimal import Decimal, localcontext
+from fractions import Fraction
+
+import numpy as np
+import pytest
+import torch
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+from scipy import stats
+
+from mlnotes import cnn, distributions, embeddings, linalg, probability
+
+# Few examples per property in `make test` (every public function is covered, on a
+# shared 2-core machine); MLNOTES_EXAMPLES=500 runs a deeper search.
+EXAMPLES = settings(
+    max_examples=int(os.environ.get("MLNOTES_EXAMPLES", "12")), suppress_health_check=[HealthCheck.too_slow]
+)
+MODULE = embeddings.SinusoidalEmbeddings(16, 4)
+
+# name -> (callable, valid keyword arguments, {argument: kind})
+# kinds: int, real, prob (real in [0, 1]), array (finite reals), array_inf (±inf
+# allowed), int_seq (sequence of ints), tensor (floating torch tensor), positions
+# (integer torch tensor), dtype (floating torch dtype), bool
+SIGNATURES = {
+    # embeddings
+    "frequencies": (embeddings.frequencies, {"embed_dim": 8}, {"embed_dim": "int", "base": "real"}),
+    "sinusoidal_embeddings": (
+        embeddings.sinusoidal_embeddings,
+        {"max_pos": 5, "embed_dim": 4},
+        {"max_pos": "int", "embed_dim": "int", "base": "real", "dtype": "dtype"},
+    ),
+    "SinusoidalEmbeddings": (
+        embeddings.SinusoidalEmbeddings,
+        {"max_pos": 5, "embed_dim": 4},
+        {"max_pos": "int", "embed_dim": "int", "base": "real", "dtype": "dtype"},
+    ),
+    "SinusoidalEmbeddings.forward": (
+        lambda positions: MODULE(positions),
+        {"positions": torch.tensor([0, 3])},
+        {"positions": "positions"},
+    ),
+    "shift_matrix": (
+        embeddings.shift_matrix,
+        {"k": 2, "embed_dim": 4},
+        {"k": "real", "embed_dim": "int", "base": "real", "dtype": "dtype"},
+    ),
+    "pairwise_distances": (
+        embeddings.pairwise_distances,
+        {"embeddings": torch.tensor([[0.0, 1.0], [2.0, 3.0], [4.0, -1.0]])},
+        {"embeddings": "tensor", "chunk_size": "int"},
+    ),
+    "distance_at_offset": (
+        embeddings.distance_at_offset,
+        {"k": [0, 1, 5], "embed_dim": 8},
+        {"k": "array", "embed_dim": "int", "base": "real"},
+    ),
+    "rounding_error": (
+        embeddings.rounding_error,
+        {"positions": [1, 10], "embed_dim": 8},
+        {"positions": "array", "embed_dim": "int", "base": "real", "dtype": "dtype"},
+    ),
+    # probability
+    "normal_pdf": (probability.normal_pdf, {"x": [0.0, 1.0]}, {"x": "array_inf", "mu": "real", "sigma": "real"}),
+    "normal_cdf": (probability.normal_cdf, {"x": [0.0, 1.0]}, {"x": "array_inf", "mu": "real", "sigma": "real"}),
+    "normal_ppf": (probability.normal_ppf, {"q": [0.1, 0.5]}, {"q": "prob", "mu": "real", "sigma": "real"}),
+    "central_interval": (
+        probability.central_interval,
+        {"coverage": 0.9},
+        {"coverage": "prob", "mu": "real", "sigma": "real"},
+    ),
+    "marginal": (probability.marginal, {"joint": [[0.3, 0.2], [0.2, 0.3]], "axis": 0}, {"joint": "array", "axis": "int"}),
+    "is_independent": (
+        probability.is_independent,
+        {"joint": [[0.25, 0.25], [0.25, 0.25]]},
+        {"joint": "array", "rtol": "real", "atol": "real"},
+    ),
+    "bayes_posterior": (
+        probability.bayes_posterior,
+        {"prior": [0.5, 0.5], "likelihood": [0.9, 0.2]},
+        {"prior": "array", "likelihood": "array"},
+    ),
+    "monty_hall_posterior": (probability.monty_hall_posterior, {"chosen": 1, "opened": 3}, {"chosen": "int", "opened": "int"}),
+    "monty_hall_wins": (
+        probability.monty_hall_wins,
+        {"n_games": 10, "switch": True},
+        {"n_games": "int", "switch": "bool", "seed": "int"},
+    ),
+    "simulate_monty_hall": (
+        probability.simulate_monty_hall,
+        {"n_games": 10, "switch": True},
+        {"n_games": "int", "switch": "bool", "seed": "int"},
+    ),
+    # distributions
+    "bernoulli_pmf": (distributions.bernoulli_pmf, {"y": [0, 1], "theta": 0.3}, {"y": "array", "theta": "prob"}),
+    "binomial_pmf": (distributions.binomial_pmf, {"y": [0, 2], "n": 5, "theta": 0.3}, {"y": "array", "n": "int", "theta": "prob"}),
+    "poisson_pmf": (distributions.poisson_pmf, {"y": [0, 2], "lam": 2.0}, {"y": "array", "lam": "real"}),
+    "geometric_pmf": (distributions.geometric_pmf, {"y": [1, 2], "theta": 0.3}, {"y": "array", "theta": "prob"}),
+    "bernoulli_mean_var": (distributions.bernoulli_mean_var, {"theta": 0.3}, {"theta": "prob"}),
+    "binomial_mean_var": (distributions.binomial_mean_var, {"n": 5, "theta": 0.3}, {"n": "int", "theta": "prob"}),
+    "poisson_mean_var": (distributions.poisson_mean_var, {"lam": 2.0}, {"lam": "real"}),
+    "geometric_mean_var": (distributions.geometric_mean_var, {"theta": 0.3}, {"theta": "prob"}),
+    "pmf_mean_var": (
+        distributions.pmf_mean_var,
+        {"support": [0, 1, 2], "probabilities": [0.25, 0.5, 0.25]},
+        {"support": "array", "probabilities": "array"},
+    ),
+    "binomial_poisson_distance": (distributions.binomial_poisson_distance, {"lam": 2.0, "n": 10}, {"lam": "real", "n": "int"}),
+    # linalg
+    "gram_schmidt": (linalg.gram_schmidt, {"X": [[3.0, 2.0], [1.0, 2.0]]}, {"X": "array", "rtol": "real"}),
+    "project": (linalg.project, {"y": [2.0, 1.0], "A": [[3.0], [1.0]]}, {"y": "array", "A": "array"}),
+    "distance_point_point": (linalg.distance_point_point, {"p": [1.0, 2.0], "q": [4.0, 6.0]}, {"p": "array", "q": "array"}),
+    "distance_point_point_scalar": (
+        linalg.distance_point_point_scalar,
+        {"x1": 1.0, "y1": 2.0, "x2": 4.0, "y2": 6.0},
+        dict.fromkeys(["x1", "y1", "x2", "y2"], "real"),
+    ),
+    "distance_point_plane": (
+        linalg.distance_point_plane,
+        {"p": [0.0, 0.0, 0.0], "q": [6.0, 0.0, 0.0], "normal": [1.0, 2.0, 2.0]},
+        {"p": "array", "q": "array", "normal": "array"},
+    ),
+    "distance_point_plane_scalar": (
+        linalg.distance_point_plane_scalar,
+        {"x0": 0.0, "y0": 0.0, "z0": 0.0, "a": 1.0, "b": 2.0, "c": 2.0, "d": -6.0},
+        dict.fromkeys(["x0", "y0", "z0", "a", "b", "c", "d"], "real"),
+    ),
+    "distance_point_line": (
+        linalg.distance_point_line,
+        {"p": [1.0, 2.0, 3.0], "q": [0.0, 0.0, 0.0], "u": [1.0, 0.0, 0.0]},
+        {"p": "array", "q": "array", "u": "array"},
+    ),
+    "distance_point_line_scalar": (
+        linalg.distance_point_line_scalar,
+        {"x0": 1.0, "y0": 0.0, "a": 1.0, "b": -1.0, "c": 1.0},
+        dict.fromkeys(["x0", "y0", "a", "b", "c"], "real"),
+    ),
+    "distance_line_line": (
+        linalg.distance_line_line,
+        {"p": [0.0, 0.0, 0.0], "u": [1.0, 0.0, 0.0], "q": [0.0, 5.0, 2.0], "v": [0.0, 1.0, 0.0]},
+        {"p": "array", "u": "array", "q": "array", "v": "array"},
+    ),
+    "distance_line_line_scalar": (
+        linalg.distance_line_line_scalar,
+        {"a1": 1.0, "b1": 0.0, "c1": -1.0, "a2": -1.0, "b2": 0.0, "c2": 3.0},
+        dict.fromkeys(["a1", "b1", "c1", "a2", "b2", "c2"], "real"),
+    ),
+    "diagonalize": (linalg.diagonalize, {"A": [[2.0, 1.0], [1.0, 2.0]]}, {"A": "array", "cond_max": "real"}),
+    # cnn
+    "conv_output_size": (
+        cnn.conv_output_size,
+        {"n": 7, "kernel_size": 3},
+        dict.fromkeys(["n", "kernel_size", "stride", "padding", "dilation"], "int"),
+    ),
+    "kernel_positions": (
+        cnn.kernel_positions,
+        {"n": 7, "kernel_size": 3},
+        dict.fromkeys(["n", "kernel_size", "stride", "padding", "dilation"], "int"),
+    ),
+    "receptive_field": (
+        cnn.receptive_field,
+        {"kernel_sizes": [3, 3], "strides": [2, 1]},
+        {"kernel_sizes": "int_seq", "strides": "int_seq", "dilations": "int_seq"},
+    ),
+}
+
+SLOTS = [(name, arg, kind) for name, (_, _, kinds) in SIGNATURES.items() for arg, kind in kinds.items()]
+
+
+def call(name, **override):
+    fn, valid, _ = SIGNATURES[name]
+    return fn(**{**valid, **override})
+
+
+def valid_value(name, arg):
+    """The valid value of `arg`, or its default."""
+    fn, valid, _ = SIGNATURES[name]
+    if arg in valid:
+        return valid[arg]
+    return inspect.signature(fn).parameters[arg].default
+
+
+def test_every_public_function_is_covered():
+    public = {
+        f"{obj.__name__}" for module in (embeddings, probability, distributions, linalg, cnn)
+        for obj in (getattr(module, n) for n in module.__all__)
+    }
+    assert public <= set(SIGNATURES)
+    for name, (fn, _, kinds) in SIGNATURES.items():
+        if name != "SinusoidalEmbeddings.forward":
+            assert set(kinds) <= set(inspect.signature(fn).parameters), name
+
+
+# ------------------------------------------------------------------ bad values
+NOT_REAL = st.one_of(
+    st.booleans(),
+    st.builds(np.bool_, st.booleans()),
+    st.complex_numbers(max_magnitude=1e6, allow_nan=False).filter(lambda z: z.imag != 0),
+    st.builds(np.complex128, st.just(1 + 2j)),
+    st.none(),
+    st.text(max_size=3),
+    st.just([1.0, 2.0]) | st.just(object()),
+)
+NON_FINITE = st.sampled_from([math.nan, math.inf, -math.inf, np.float64("nan"), np.float32("inf")])
+NOT_INTEGER = st.one_of(
+    NOT_REAL.filter(lambda v: not isinstance(v, list)),
+    st.floats(allow_nan=True, allow_infinity=True),  # even 3.0
+    st.builds(np.float64, st.floats(-10, 10)),
+)
+
+
+def bad_scalar(kind):
+    """(value, expected exception) pairs for a scalar argument of `kind`."""
+    if kind == "int":
+        return NOT_INTEGER.map(lambda v: (v, TypeError))
+    if kind == "bool":
+        return st.one_of(st.integers(0, 1), st.floats(0, 1), st.none(), st.text(max_size=2)).map(lambda v: (v, TypeError))
+    type_errors = NOT_REAL.map(lambda v: (v, TypeError))
+    value_errors = NON_FINITE.map(lambda v: (v, ValueError))
+    if kind == "prob":
+        value_errors = value_errors | st.sampled_from([-1e-300, -0.5, 1 + 1e-15, 2.0, 1e300]).map(lambda v: (v, ValueError))
+    return type_errors | value_errors
+
+
+def bad_array(valid, kind, draw):
+    """A (value, expected exception) pair: `valid` spoiled at one entry, or retyped."""
+    arr = np.array(valid, dtype=float)
+    how = draw(st.sampled_from(["nonfinite", "bool", "complex", "none", "str", "ragged", "object"]))
+    if how == "nonfinite":
+        bad = draw(st.sampled_from([math.nan, math.inf, -math.inf] if kind != "array_inf" else [math.nan]))
+        index = draw(st.integers(0, arr.size - 1))
+        arr.flat[index] = bad
+        as_list = draw(st.booleans())
+        return (arr.tolist() if as_list else arr), ValueError
+    if how == "bool":
+        return arr.astype(bool), TypeError
+    if how == "complex":
+        return arr.astype(complex) + 1j, TypeError
+    if how == "none":
+        return None, TypeError
+    if how == "str":
+        return draw(st.sampled_from(["abc", "1.0"])), TypeError
+    if how == "ragged":
+        return [[1.0, 2.0], [3.0]], (TypeError, ValueError)
+    return [object()] * max(arr.size, 1), TypeError
+
+
+def bad_tensor(valid, kind, draw):
+    if kind == "positions":
+        dtype = draw(st.sampled_from([torch.float32, torch.float64, torch.bool, torch.complex64]))
+        return valid.to(dtype), TypeError
+    how = draw(st.sampled_from(["nonfinite", "int", "bool", "complex", "numpy"]))
+    if how == "nonfinite":
+        x = valid.clone()
+        x.view(-1)[draw(st.integers(0, x.numel() - 1))] = draw(st.sampled_from([math.nan, math.inf, -math.inf]))
+        return x, ValueError
+    if how == "numpy":
+        return valid.numpy(), TypeError
+    dtype = {"int": torch.int64, "bool": torch.bool, "complex": torch.complex64}[how]
+    return valid.to(dtype), TypeError
+
+
+def bad_dtype(draw):
+    return draw(st.sampled_from([torch.int64, torch.int8, torch.uint8, torch.bool, torch.complex64, "float32", np.float32])), TypeError
+
+
+@pytest.mark.parametrize(("name", "arg", "kind"), SLOTS, ids=[f"{n}-{a}" for n, a, _ in SLOTS])
+@EXAMPLES
+@given(data=st.data())
+def test_bad_input_raises_a_clear_error_naming_the_argument(name, arg, kind, data):
+    if kind in ("int", "real", "prob", "bool") and not (kind == "prob" and isinstance(valid_value(name, arg), list)):
+        value, error = data.draw(bad_scalar(kind))
+    elif kind in ("array", "array_inf", "prob"):
+        value, error = bad_array(valid_value(name, arg), kind, data.draw)
+    elif kind == "int_seq":
+        value, error = data.draw(st.one_of(
+            st.integers(1, 5).map(lambda v: (v, TypeError)),               # one int, not a list
+            NOT_INTEGER.map(lambda v: ([3, v], TypeError)),                 # a bad entry
+        ))
+    elif kind in ("tensor", "positions"):
+        value, error = bad_tensor(valid_value(name, arg), kind, data.draw)
+    elif kind == "dtype":
+        value, error = bad_dtype(data.draw)
+    else:
+        raise AssertionError(kind)
+    with pytest.raises(error) as info:
+        call(name, **{arg: value})
+    assert arg in str(info.value), f"{name}({arg}={value!r}): {info.value}"
+
+
+# ------------------------------------------------- NumPy scalars are numbers too
+def same(a, b):
+    if isinstance(a, torch.Tensor):
+        return torch.equal(a, b)
+    if isinstance(a, torch.nn.Module):
+        return torch.equal(a.embeddings, b.embeddings)
+    if isinstance(a, dict):
+        return a == b
+    if isinstance(a, tuple):
+        return all(same(x, y) for x, y in zip(a, b))
+    return np.array_equal(np.asarray(a), np.asarray(b))
+
+
+SCALAR_SLOTS = [(n, a, k) for n, a, k in SLOTS if k in ("int", "real", "prob") and not isinstance(valid_value(n, a), list)]
+
+
+@pytest.mark.parametrize(("name", "arg", "kind"), SCALAR_SLOTS, ids=[f"{n}-{a}" for n, a, _ in SCALAR_SLOTS])
+def test_numpy_scalars_give_the_same_result_as_python_numbers(name, arg, kind):
+    value = valid_value(name, arg)
+    np_types = (np.int64, np.int32, np.uint8) if kind == "int" else (np.float64, np.float32)
+    reference = call(name, **{arg: value})
+    for np_type in np_types:
+        try:
+            converted = np_type(value)
+        except OverflowError:  # 256 in uint8
+            continue
+        if float(converted) != float(value):
+            continue  # e.g. 0.3 in float32
+        assert same(call(name, **{arg: converted}), reference), np_type
+
+
+# --------------------------------------------------------------- empty arrays
+ARRAY_SLOTS = [(n, a, k) for n, a, k in SLOTS if k in ("array", "array_inf", "int_seq") or (k == "prob" and n == "normal_ppf")]
+
+
+@pytest.mark.parametrize(("name", "arg", "kind"), ARRAY_SLOTS, ids=[f"{n}-{a}" for n, a, _ in ARRAY_SLOTS])
+def test_empty_arrays_give_an_empty_result_or_an_error_naming_them(name, arg, kind):
+    try:
+        result = call(name, **{arg: []})
+    except ValueError as error:
+        assert arg in str(error)
+    else:
+        assert (result.numel() if isinstance(result, torch.Tensor) else np.size(result)) == 0, result
+
+
+def test_empty_and_single_rows_in_pairwise_distances():
+    for d in (0, 3):
+        assert embeddings.pairwise_distances(torch.zeros(0, d)).shape == (0, 0)
+        assert torch.equal(embeddings.pairwise_distances(torch.ones(1, d, dtype=torch.float64)), torch.zeros(1, 1, dtype=torch.float64))
+    assert torch.equal(embeddings.pairwise_distances(torch.ones(4, 0)), torch.zeros(4, 4))
+
+
+# ---------------------------------------------------- extreme but valid input
+magnitudes = st.floats(allow_nan=False, allow_infinity=False)
+positive = st.floats(min_value=5e-324, allow_infinity=False)
+probabilities = st.floats(0.0, 1.0)
+
+
+@EXAMPLES
+@given(x=st.lists(st.floats(allow_nan=False), min_size=1, max_size=5), mu=magnitudes, sigma=positive)
+def test_normal_matches_scipy_at_any_magnitude(x, mu, sigma):
+    with np.errstate(all="ignore"):
+        np.testing.assert_array_equal(probability.normal_pdf(x, mu, sigma), stats.norm.pdf(x, mu, sigma))
+        np.testing.assert_array_equal(probability.normal_cdf(x, mu, sigma), stats.norm.cdf(x, mu, sigma))
+
+
+@EXAMPLES
+@given(q=st.lists(probabilities, min_size=1, max_size=5), mu=magnitudes, sigma=positive)
+def test_normal_ppf_matches_scipy_at_any_magnitude(q, mu, sigma):
+    with np.errstate(all="ignore"):
+        np.testing.assert_array_equal(probability.normal_ppf(q, mu, sigma), stats.norm.ppf(q, mu, sigma))
+
+
+integer_values = st.one_of(st.integers(-5, 50), st.integers(-(10**15), 10**15)).map(float)
+
+
+@EXAMPLES
+@given(y=st.lists(integer_values, min_size=1, max_size=4), n=st.integers(0, 10**15), theta=probabilities)
+def test_binomial_pmf_matches_scipy_for_any_n(y, n, theta):
+    try:
+        expected = stats.binom.pmf(y, n, theta)
+    except OverflowError:  # scipy fails for theta near 2.2e-308; ours falls back to log space
+        expected = None
+    got = distributions.binomial_pmf(y, n, theta)
+    assert np.all((got >= 0) & (got <= 1))
+    if expected is not None:
+        np.testing.assert_array_equal(got, expected)
+
+
+@EXAMPLES
+@given(y=st.lists(integer_values, min_size=1, max_size=4), lam=st.floats(0, 1e300), theta=st.floats(5e-324, 1.0))
+def test_poisson_geometric_bernoulli_match_scipy_at_any_magnitude(y, lam, theta):
+    np.testing.assert_array_equal(distributions.poisson_pmf(y, lam), stats.poisson.pmf(y, lam))
+    np.testing.assert_array_equal(distributions.geometric_pmf(y, theta), stats.geom.pmf(y, theta))
+    np.testing.assert_array_equal(distributions.bernoulli_pmf(y, theta), stats.bernoulli.pmf(y, theta))
+
+
+def as_float(x: Fraction) -> float:
+    try:
+        return float(x)
+    except OverflowError:
+        return math.inf
+
+
+@EXAMPLES
+@given(theta=st.floats(5e-324, 1.0), lam=st.floats(0, 1e300), n=st.integers(0, 10**15))
+def test_means_and_variances_are_exact_and_match_scipy_at_any_magnitude(theta, lam, n):
+    """Within 2 ulps of the exact rational value; scipy's variances cancel near
+    theta = 1 (relative error 5e-12 at theta = 0.99999), so they are matched to 1e-12
+    of E[Y^2]."""
+    t = Fraction(theta)
+    with np.errstate(all="ignore"):
+        for ours, exact, ref in [
+            (distributions.geometric_mean_var(theta), (1 / t, (1 - t) / t**2), stats.geom.stats(theta, moments="mv")),
+            (distributions.poisson_mean_var(lam), (Fraction(lam), Fraction(lam)), stats.poisson.stats(lam, moments="mv")),
+            (distributions.bernoulli_mean_var(theta), (t, t * (1 - t)), stats.bernoulli.stats(theta, moments="mv")),
+            (distributions.binomial_mean_var(n, theta), (n * t, n * t * (1 - t)), stats.binom.stats(n, theta, moments="mv")),
+        ]:
+            np.testing.assert_allclose(ours, [as_float(e) for e in exact], rtol=4.5e-16, atol=0)
+            (mean, var), (ref_mean, ref_var) = ours, (float(r) for r in ref)
+            assert mean == pytest.approx(ref_mean, rel=1e-12)
+            if math.isinf(var) or math.isinf(ref_var):
+                assert var == ref_var
+            else:  # scipy's variance is E[Y^2] - E[Y]^2: it cancels near theta = 1
+                assert abs(var - ref_var) <= 1e-12 * (var + mean * mean)
+
+
+def test_binomial_pmf_keeps_full_precision_at_a_trillion_trials():
+    n = 10**12
+    y = np.array([0.3 * n, 0.3 * n + 10**6])
+    np.testing.assert_allclose(distributions.binomial_pmf(y, n, 0.3), stats.binom.pmf(y, n, 0.3), rtol=1e-14)
+
+
+def exact_norm(values) -> float:
+    """sqrt(sum of squares) of exact rationals, correctly rounded enough (60 digits)."""
+    with localcontext() as ctx:
+        ctx.prec = 60
+        square = sum(Decimal(v.numerator) / Decimal(v.denominator) for v in (f * f for f in values))
+        return float(square.sqrt())
+
+
+def exact_sqrt_ratio(numerator: Fraction, denominator: Fraction) -> float:
+    """sqrt(numerator / denominator) of exact rationals, rounded once (60 digits, then float)."""
+    with localcontext() as ctx:
+        ctx.prec = 60
+        ratio = (Decimal(numerator.numerator) * Decimal(denominator.denominator)) / (
+            Decimal(numerator.denominator) * Decimal(denominator.numerator)
+        )
+        return float(ratio.sqrt())  # inf beyond the largest float
+
+
+coordinates = st.one_of(st.floats(-1e300, 1e300), st.floats(-1e-300, 1e-300), st.floats(-10, 10))
+
+
+@EXAMPLES
+@given(p=st.lists(coordinates, min_size=2, max_size=2), q=st.lists(coordinates, min_size=2, max_size=2))
+def test_point_point_distances_are_exact_at_any_magnitude(p, q):
+    expected = exact_norm([Fraction(b) - Fraction(a) for a, b in zip(p, q)])
+    assert linalg.distance_point_point(p, q) == pytest.approx(expected, rel=1e-15, abs=0)
+    assert linalg.distance_point_point_scalar(*p, *q) == pytest.approx(expected, rel=1e-15, abs=0)
+
+
+@EXAMPLES
+@given(point=st.lists(coordinates, min_size=3, max_size=3), normal=st.lists(coordinates, min_size=3, max_size=3), d=coordinates)
+def test_point_plane_distance_is_accurate_at_any_magnitude(point, normal, d):
+    if not any(normal):
+        return
+    residual = sum(Fraction(a) * Fraction(x) for a, x in zip(normal, point)) + Fraction(d)
+    expected = exact_sqrt_ratio(residual * residual, sum(Fraction(a) ** 2 for a in normal))
+    got = linalg.distance_point_plane_scalar(*point, *normal, d)
+    assert got == pytest.approx(expected, rel=1e-15, abs=0)  # exact, rounded at the end
+    if normal[2] == 0:  # a vertical plane: the distance of (x0, y0) to the line ax + by + d = 0
+        line = linalg.distance_point_line_scalar(point[0], point[1], normal[0], normal[1], d)
+        assert line == pytest.approx(expected, rel=1e-15, abs=0)
+
+
+@EXAMPLES
+@given(p=st.lists(coordinates, min_size=3, max_size=3), q=st.lists(coordinates, min_size=3, max_size=3),
+       normal=st.lists(coordinates, min_size=3, max_size=3))
+def test_vector_point_plane_distance_is_accurate_at_any_magnitude(p, q, normal):
+    if not any(normal):
+        return
+    terms = [(Fraction(b) - Fraction(a)) * Fraction(n) for a, b, n in zip(p, q, normal)]
+    norm = Fraction(exact_norm([Fraction(n) for n in normal]))
+    expected = float(abs(sum(terms)) / norm)
+    slack = 1e-14 * float(sum(abs(t) for t in terms) / norm)  # q - p is rounded, then cancels
+    # a normal's coordinate > 1e300 times smaller than its largest underflows (documented)
+    slack += 1e-322 * float(sum(abs(Fraction(b) - Fraction(a)) for a, b in zip(p, q)))
+    assert linalg.distance_point_plane(p, q, normal) == pytest.approx(expected, rel=1e-13, abs=slack)
+
+
+@EXAMPLES
+@given(line=st.lists(coordinates, min_size=3, max_size=3), k=st.sampled_from([-3.0, -0.5, 2.0, 1e100, 1e-100]), c2=coordinates)
+def test_parallel_lines_distance_is_exact_at_any_magnitude(line, k, c2):
+    a1, b1, c1 = line
+    if a1 == b1 == 0 or not math.isfinite(k * a1) or not math.isfinite(k * b1) or (k * a1 == k * b1 == 0):
+        return
+    a2, b2 = k * a1, k * b1  # a parallel line (rounding may tilt it by 1e-16: within 1e-12)
+    a1f, b1f, c1f, a2f, b2f, c2f = (Fraction(v) for v in (a1, b1, c1, a2, b2, c2))
+    gap = c1f - (a1f * a2f + b1f * b2f) / (a2f * a2f + b2f * b2f) * c2f
+    expected = exact_sqrt_ratio(gap * gap, a1f * a1f + b1f * b1f)
+    assert linalg.distance_line_line_scalar(a1, b1, c1, a2, b2, c2) == pytest.approx(expected, rel=1e-14, abs=0)
+
+
+@EXAMPLES
+@given(scale_exp=st.integers(-140, 120), n=st.integers(2, 12), d=st.integers(1, 8), seed=st.integers(0, 10**6),
+       dtype=st.sampled_from([torch.float32, torch.float64]), clustered=st.booleans())
+def test_pairwise_distances_are_finite_and_accurate_at_any_magnitude(scale_exp, n, d, seed, dtype, clustered):
+    g = torch.Generator().manual_seed(seed)
+    x = torch.randn(n, d, generator=g, dtype=torch.float64)
+    if clustered:
+        x = 1e3 + 1e-3 * x
+    x = (x * 2.0**scale_exp).to(dtype)
+    assume(bool(torch.isfinite(x).all()))  # the input itself must be finite
+    got = embeddings.pairwise_distances(x)
+    rows = x.double().tolist()
+    finfo = torch.finfo(dtype)
+    for i in range(n):
+        for j in range(n):
+            exact = exact_norm([Fraction(b) - Fraction(a) for a, b in zip(rows[i], rows[j])])
+            if exact > finfo.max:
+                assert math.isinf(got[i, j])
+            elif exact > 100 * finfo.tiny:
+                assert got[i, j].item() == pytest.approx(exact, rel=1e-4 if dtype == torch.float32 else 1e-10)
+    assert torch.equal(got, got.T)
+
+
+def test_pairwise_distances_of_large_float32_rows_are_finite():
+    x = torch.tensor([[1e20, 0.0], [0.0, 1e20], [-1e20, 3e20]])
+    got = embeddings.pairwise_distances(x)
+    expected = torch.cdist(x.double(), x.double())
+    assert torch.isfinite(got).all()
+    torch.testing.assert_close(got.double(), expected, rtol=1e-6, atol=0)
+
+
+def test_gram_schmidt_is_orthogonal_on_the_hilbert_matrix():
+    hilbert = 1.0 / (np.arange(8)[:, None] + np.arange(8)[None, :] + 1)
+    q = linalg.gram_schmidt(hilbert)
+    assert np.abs(q.T @ q - np.eye(8)).max() < 1e-15 * 8
+    one_pass = 9e-8  # measured: modified Gram-Schmidt without re-orthogonalisation
+    assert np.abs(q.T @ q - np.eye(8)).max() < one_pass / 1e6
+
+
+@EXAMPLES
+@given(n=st.integers(2, 8), log_cond=st.floats(0, 9), seed=st.integers(0, 10**6))
+def test_gram_schmidt_orthogonality_on_ill_conditioned_matrices(n, log_cond, seed):
+    """The docstring's measured claim: max|Q^T Q - I| < 1e-13 up to condition 1e9."""
+    rng = np.random.default_rng(seed)
+    u, _ = np.linalg.qr(rng.standard_normal((n + 2, n)))
+    v, _ = np.linalg.qr(rng.standard_normal((n, n)))
+    X = u @ np.diag(np.logspace(0, -log_cond, n)) @ v.T
+    q = linalg.gram_schmidt(X)
+    assert np.abs(q.T @ q - np.eye(n)).max() < 1e-13
+
+
+@EXAMPLES
+@given(px=st.lists(st.floats(1e-300, 1.0), min_size=1, max_size=4), py=st.lists(st.floats(1e-300, 1.0), min_size=1, max_size=4))
+def test_is_independent_accepts_outer_products_with_rare_values(px, py):
+    px, py = np.array(px) / sum(px), np.array(py) / sum(py)
+    assert probability.is_independent(np.outer(px, py))
+
+
+@pytest.mark.parametrize("p", [1e-3, 1e-10, 1e-100, 1e-300])
+def test_is_independent_sees_dependence_on_rare_values(p):
+    """X = Y with P(X = 0) = p: dependent, however small p (an absolute 1e-9 missed it)."""
+    assert not probability.is_independent([[p, 0.0], [0.0, 1.0 - p]])
+
+
+@pytest.mark.parametrize("dtype", [torch.uint8, torch.int8, torch.int16, torch.int32, torch.int64])
+def test_forward_takes_positions_of_any_integer_dtype(dtype):
+    positions = torch.tensor([[0, 3], [15, 1]], dtype=dtype)
+    assert torch.equal(MODULE(positions), MODULE.embeddings[positions.long()])
+
+
+@pytest.mark.parametrize("dtype", [None, torch.float32, torch.float64, torch.float16, torch.bfloat16])
+def test_shift_matrix_applies_to_the_table_of_the_same_dtype(dtype):
+    table = embeddings.sinusoidal_embeddings(20, 8, dtype=dtype)
+    m = embeddings.shift_matrix(3, 8, dtype=dtype)
+    assert m.dtype == table.dtype == (dtype or torch.get_default_dtype())
+    tol = {torch.float16: 1e-2, torch.bfloat16: 5e-2}.get(dtype, 1e-5)
+    torch.testing.assert_close(m @ table[5], table[8], rtol=0, atol=tol)
+    module = embeddings.SinusoidalEmbeddings(20, 8, dtype=dtype)
+    assert module.embeddings.dtype == table.dtype
+
+
+@EXAMPLES
+@given(k=st.lists(st.floats(-1e300, 1e300), min_size=1, max_size=4))
+def test_distance_at_offset_stays_in_range_for_huge_offsets(k):
+    """Against ||SE(k) - SE(0)|| from the table's own formula, in float64."""
+    got = embeddings.distance_at_offset(k, 8)
+    angles = np.array(k)[:, None] * embeddings.frequencies(8).numpy()
+    reference = np.sqrt((np.sin(angles) ** 2 + (np.cos(angles) - 1) ** 2).sum(-1))
+    np.testing.assert_allclose(got.numpy(), reference, rtol=0, atol=1e-12)
+    assert (got <= 4.0).all()  # 2 sqrt(d / 2): each frequency adds at most 4 to the square
+
+
+@EXAMPLES
+@given(data=st.data())
+def test_complex_matrices_are_rejected_not_truncated(data):
+    A = data.draw(st.sampled_from([[[1j, 0], [0, 1]], np.eye(2) * (1 + 1e-3j)]))
+    with pytest.raises(TypeError, match="A must hold real numbers, not complex"):
+        linalg.diagonalize(A)
+
+
+@pytest.mark.parametrize("dtype", [torch.int16, torch.int64, torch.float16, torch.bfloat16, torch.float32, torch.float64])
+def test_distance_at_offset_takes_tensors_of_any_real_dtype(dtype):
+    k = torch.tensor([0, 1, 10], dtype=dtype)
+    expected = embeddings.distance_at_offset([0.0, 1.0, 10.0], 16)
+    assert torch.equal(embeddings.distance_at_offset(k, 16), expected)
