@@ -1,4 +1,4 @@
-// MathJax 3 configuration, served by the site itself (no CDN).
+// MathJax 4 configuration, served by the site itself (no CDN).
 //
 // Loaded before MathJax on every page (extra_javascript), and again by the
 // notebook pages' own template (mkdocs-jupyter's custom_mathjax_url): the guard
@@ -13,7 +13,28 @@ if (!(window.MathJax && window.MathJax.version)) {
       processEnvironments: true,
       tags: "ams",               // \begin{equation} is numbered, \eqref links to it
     },
+    output: {
+      // Phones: a display equation wider than its column breaks into lines (MathJax 4's
+      // line breaking; the default "overflow" would widen the page), and in-line math
+      // breaks at its top-level relations and operators like text does.
+      displayOverflow: "linebreak",
+      linebreaks: { inline: true, width: "100%" },
+    },
+    loader: {
+      // MathJax 4 loads its font (glyph data and woff2 files, package
+      // @mathjax/mathjax-newcm-font) from `[fonts]`, by default the jsDelivr CDN. The
+      // site serves it under its own MathJax (scripts/hooks.py copies it there).
+      paths: { fonts: "[mathjax]/fonts" },
+    },
     options: {
+      // Screen readers get the math as hidden MathML (MathJax 3's way), not MathJax 4's
+      // default of speech text generated in a web worker: that worker made every page's
+      // typeset promise wait for the speech of all its formulas (the post: 3 s with
+      // MathML, 15-40 s with speech on a busy machine). The menu's settings win over the
+      // enable* options, so both are set.
+      enableSpeech: false,
+      enableBraille: false,
+      menuOptions: { settings: { speech: false, braille: false, assistiveMml: true } },
       // Typeset only math: arithmatex spans and notebook markdown cells (and LaTeX
       // outputs). Every element with a class is skipped, with its descendants, unless
       // the class is one of these. Not ".*|" (Material's docs): that also matches an
