@@ -44,6 +44,20 @@ if (!(window.MathJax && window.MathJax.version)) {
       processHtmlClass: "arithmatex|jp-RenderedMarkdown|jp-MarkdownOutput|jp-RenderedLatex",
     },
     startup: {
+      // Line breaking squeezes a matrix that is too wide into narrow columns and breaks
+      // inside its cells (cos(ω₀k) over three lines: mathjax/MathJax#3434). An equation
+      // with a matrix keeps its shape and scrolls in its own box instead: its <math>
+      // element's `overflow` attribute wins over `displayOverflow`.
+      ready: () => {
+        MathJax.startup.defaultReady();
+        const matrix = /\\begin\{(?:[pbBvV]?matrix|smallmatrix|array)\*?\}/;
+        for (const jax of MathJax.startup.input) {
+          jax.postFilters.add(({ math, data }) => {
+            // data: the TeX parser's options; data.root: the <math> node it built
+            if (math.display && matrix.test(math.math)) data.root.attributes.set("overflow", "scroll");
+          });
+        }
+      },
       // the first page: typeset, then tell the browser tests that math is done
       pageReady: () =>
         MathJax.startup.defaultPageReady().then(() => {
