@@ -2,7 +2,8 @@
 
 A page fails on a console error, an uncaught exception, any request that leaves
 localhost, a MathJax error or undefined macro, math left untypeset (raw `$$`, `\\frac`,
-`\\begin`), or an image that does not load.
+`\\begin`), or an image that does not load. On a phone (360 px) and a desktop, no page
+scrolls sideways: long math breaks or scrolls in its own box.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from urllib.parse import urlparse
 
 import pytest
 
-from headless import LEFTOVER_TEX, wait_for_math
+from headless import LEFTOVER_TEX, set_scheme, wait_for_math
 
 pytestmark = pytest.mark.browser
 
@@ -27,10 +28,10 @@ RED_MATH = """() => [...document.querySelectorAll('mjx-container [style*="color"
     .map(e => e.textContent).slice(0, 5)"""
 
 
-def open_page(browser, url: str):
+def open_page(browser, url: str, viewport: dict | None = None):
     """Open `url`; return the page and the problems seen while it loaded."""
     problems: list[str] = []
-    context = browser.new_context()
+    context = browser.new_context(viewport=viewport) if viewport else browser.new_context()
 
     def guard(route):
         host = urlparse(route.request.url).hostname or ""
@@ -76,3 +77,49 @@ def test_smoke_every_page(site, base_url, browser):
         if problems:
             failures[path] = problems
     assert not failures, "\n".join(f"{p}:\n  " + "\n  ".join(v) for p, v in failures.items())
+
+
+# The reading pages, checked in both palettes at each width.
+CONTENT = ["blog/sinusoidal-embeddings/", "notes/probability/", "notes/linear-algebra/", "notes/cnn/"]
+
+# What makes a page wider than the window: the document's width, and the elements that
+# reach past the window's right edge without a scrolling box of their own between them
+# and the page (a display equation, table or code block that scrolls in its box is fine).
+WIDTH = """() => {
+    const scrolls = e => { for (let a = e.parentElement; a && a !== document.body; a = a.parentElement) {
+        const o = getComputedStyle(a).overflowX; if (o === 'auto' || o === 'scroll' || o === 'hidden') return true; } return false; };
+    const sticking = [...document.querySelectorAll('article *')]
+        .filter(e => e.getBoundingClientRect().right > innerWidth + 1 && !scrolls(e))
+        .slice(0, 3).map(e => `<${e.tagName.toLowerCase()} class="${e.className}">: ${(e.textContent || '').trim().slice(0, 40)}`);
+    return {scrollWidth: document.documentElement.scrollWidth, innerWidth, sticking};
+}"""
+
+
+@pytest.mark.parametrize("width", [360, 1280])
+def test_no_page_scrolls_sideways(site, base_url, browser, width):
+    """At a phone's 360 px and on a desktop, no built page is wider than the window."""
+    pages = site.pages()
+    assert len(pages) >= 10, pages
+    failures = {}
+    for path in pages:
+        page, problems = open_page(browser, base_url + path, viewport={"width": width, "height": 800})
+        try:
+            wait_for_math(page)
+            merrors = page.locator("mjx-merror").count()
+            if merrors:
+                problems.append(f"{merrors} MathJax errors: {page.locator('mjx-merror').first.text_content()}")
+            for scheme in ("default", "slate") if path in CONTENT else ("default",):
+                set_scheme(page, scheme)
+                measured = page.evaluate(WIDTH)
+                if measured["scrollWidth"] > measured["innerWidth"] or measured["sticking"]:
+                    problems.append(
+                        f"[{scheme}] the page is {measured['scrollWidth']} px wide in a {width} px window: "
+                        f"{measured['sticking']}"
+                    )
+        except Exception as exc:  # a timeout waiting for MathJax is a failure of this page
+            problems.append(f"{type(exc).__name__}: {exc}")
+        finally:
+            page.context.close()
+        if problems:
+            failures[path] = problems
+    assert not failures, "\n".join(f"{p} at {width} px:\n  " + "\n  ".join(v) for p, v in failures.items())

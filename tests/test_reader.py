@@ -100,8 +100,9 @@ def reader(browser, base_url):
         yield r
 
 
-# The characters of typeset math: CHTML draws each glyph as CSS ::before content of an
-# <mjx-c class="mjx-cXXXX"> (XXXX its code point), so textContent is empty.
+# The characters of typeset math: CHTML (MathJax 4) draws each glyph as an
+# <mjx-c class="mjx-cXXXX"> (XXXX its code point) holding the character, in the font that
+# MathJax's stylesheet gives it (MathJax 3 drew it as CSS ::before content).
 GLYPHS_JS = """
 window.__mathText = el => [...el.querySelectorAll('mjx-c')].map(c => {
     const k = [...c.classList].find(k => /^mjx-c[0-9A-F]+$/.test(k));
@@ -119,9 +120,11 @@ MATH_STATE = GLYPHS_JS + """
     const glyphs = [...root.querySelectorAll('mjx-container mjx-c')];
     // invisible operators (function application, invisible times, ...) have no glyph
     const invisible = /^mjx-c(20[6][0-4]|200[B-D])$/;
+    // a glyph drawn blank or in the page's font: MathJax's CSS for it is missing
     const blank = glyphs.filter(c => ![...c.classList].some(k => invisible.test(k))).filter(c => {
         const content = getComputedStyle(c, '::before').content;
-        return !content || content === 'none' || content === 'normal' || content === '""';
+        const drawn = c.textContent !== '' || !(!content || content === 'none' || content === 'normal' || content === '""');
+        return !drawn || !/MJX-/.test(getComputedStyle(c).fontFamily);
     });
     return {
         containers: root.querySelectorAll('mjx-container').length,
@@ -155,7 +158,7 @@ def math_problems(page, console: list[str]) -> list[str]:
     if state["errors"]:
         found.append(f"MathJax errors: {state['errors']}")
     if state["blank"]:
-        found.append(f"{state['blank']} of {state['glyphs']} glyphs drawn blank (no CSS rule): {state['blankSample']}")
+        found.append(f"{state['blank']} of {state['glyphs']} glyphs drawn blank or not in MathJax's font (no CSS rule): {state['blankSample']}")
     found += check_numbering(state)
     missing = [href for href, ok in state["refs"] if not ok]
     if missing:
@@ -542,8 +545,8 @@ def test_every_notebook_is_rendered_executed_typeset_and_downloadable(site, read
         foreign = [s for s in state["mathjaxScripts"] if "/javascripts/" not in urlparse(s).path]
         if foreign or not state["mathjaxScripts"]:
             failures.append(f"{path}: MathJax not loaded from the site's /javascripts/: {state['mathjaxScripts']}")
-        if not str(state["version"]).startswith("3."):
-            failures.append(f"{path}: MathJax {state['version']}, not the site's MathJax 3")
+        if not str(state["version"]).startswith("4."):
+            failures.append(f"{path}: MathJax {state['version']}, not the site's MathJax 4")
         failures += [f"{path}: {p}" for p in math_problems(page, reader.console)]
         downloads = [d for d in state["download"] if d["download"]]
         if not downloads:

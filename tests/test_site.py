@@ -43,8 +43,14 @@ def test_page_exists(site, page):
 def test_mathjax_is_served_by_the_site(site):
     mathjax = site.path / "javascripts" / "mathjax"
     assert (mathjax / "tex-chtml.js").stat().st_size > 100_000
-    assert list((mathjax / "output" / "chtml" / "fonts" / "woff-v2").glob("*.woff"))
     assert (mathjax / "input" / "tex" / "extensions" / "boldsymbol.js").exists()
+    # MathJax 4's font (a package of its own), where mathjax-config.js points the loader
+    font = mathjax / "fonts" / "mathjax-newcm-font" / "chtml"
+    assert len(list((font / "woff2").glob("*.woff2"))) > 50
+    assert (font / "dynamic" / "double-struck.js").exists()
+    assert (mathjax / "sre" / "mathmaps" / "en.json").exists()
+    config = (site.path / "javascripts" / "mathjax-config.js").read_text(encoding="utf-8")
+    assert 'fonts: "[mathjax]/fonts"' in config
 
 
 def test_no_page_loads_a_third_party_asset(site):

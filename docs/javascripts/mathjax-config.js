@@ -1,4 +1,4 @@
-// MathJax 3 configuration, served by the site itself (no CDN).
+// MathJax 4 configuration, served by the site itself (no CDN).
 //
 // Loaded before MathJax on every page (extra_javascript), and again by the
 // notebook pages' own template (mkdocs-jupyter's custom_mathjax_url): the guard
@@ -13,16 +13,65 @@ if (!(window.MathJax && window.MathJax.version)) {
       processEnvironments: true,
       tags: "ams",               // \begin{equation} is numbered, \eqref links to it
     },
+    output: {
+      // Phones: a display equation wider than its column breaks into lines (MathJax 4's
+      // line breaking; the default "overflow" would widen the page), and in-line math
+      // breaks at its top-level relations and operators like text does.
+      displayOverflow: "linebreak",
+      linebreaks: { inline: true, width: "100%" },
+    },
+    loader: {
+      // MathJax 4 loads its font (glyph data and woff2 files, package
+      // @mathjax/mathjax-newcm-font) from `[fonts]`, by default the jsDelivr CDN. The
+      // site serves it under its own MathJax (scripts/hooks.py copies it there).
+      paths: { fonts: "[mathjax]/fonts" },
+    },
     options: {
+      // Screen readers get the math as hidden MathML (MathJax 3's way), not MathJax 4's
+      // default of speech text generated in a web worker: that worker made every page's
+      // typeset promise wait for the speech of all its formulas (the post: 3 s with
+      // MathML, 15-40 s with speech on a busy machine). The menu's settings win over the
+      // enable* options, so both are set.
+      enableSpeech: false,
+      enableBraille: false,
+      menuOptions: { settings: { speech: false, braille: false, assistiveMml: true } },
       // Typeset only math: arithmatex spans and notebook markdown cells (and LaTeX
       // outputs). Every element with a class is skipped, with its descendants, unless
       // the class is one of these. Not ".*|" (Material's docs): that also matches an
       // element without a class, so the <p> of a notebook markdown cell was skipped and
       // its $...$ left as text; arithmatex spans hold their TeX directly and did not care.
+      renderActions: {
+        // A numbered display equation is centred with room for its number on both
+        // sides, but line breaking breaks it to the full width of its box, so on a
+        // phone the number ended up past the box's right edge. Break such an equation
+        // to the width less that room: 2 x 3.2em, a number up to "(99)" and the 0.8em
+        // tagIndent. Runs after MathJax measures the box (METRICS, 110) and before it
+        // lays the equation out (TYPESET, 150).
+        mlnotesLabelRoom: [120,
+          (doc) => { for (const math of doc.math) mlnotesLabelRoom(math); },
+          (math) => mlnotesLabelRoom(math)],
+      },
       ignoreHtmlClass: ".+",
       processHtmlClass: "arithmatex|jp-RenderedMarkdown|jp-MarkdownOutput|jp-RenderedLatex",
     },
     startup: {
+      // MathJax 4 squeezes a table (a matrix, an array) that is wider than its box
+      // into narrower columns (CommonMtable.adjustWideTable): with line breaking on it
+      // breaks inside the cells (cos(ω₀k) over three lines), with it off the cells
+      // overlap (mathjax/MathJax#3434). An equation with a matrix keeps its natural
+      // width and scrolls in its own box (div.arithmatex, extra.css) instead: its
+      // <math> gets a line width no equation reaches (`maxwidth` wins over
+      // linebreaks.width), so nothing is squeezed or broken.
+      ready: () => {
+        MathJax.startup.defaultReady();
+        const matrix = /\\begin\{(?:[pbBvV]?matrix|smallmatrix|array)\*?\}/;
+        for (const jax of MathJax.startup.input) {
+          jax.postFilters.add(({ math, data }) => {
+            // data: the TeX parser's options; data.root: the <math> node it built
+            if (math.display && matrix.test(math.math)) data.root.attributes.set("maxwidth", "10000em");
+          });
+        }
+      },
       // the first page: typeset, then tell the browser tests that math is done
       pageReady: () =>
         MathJax.startup.defaultPageReady().then(() => {
@@ -31,6 +80,17 @@ if (!(window.MathJax && window.MathJax.version)) {
         }),
     },
   };
+}
+
+function mlnotesLabelRoom(math) {
+  if (!math.display || !math.root || !math.metrics) return;
+  if (math.root.attributes.getExplicit("maxwidth")) return;  // a matrix: see startup.ready
+  let numbered = false;
+  math.root.walkTree((node) => { if (node.isKind("mlabeledtr")) numbered = true; });
+  if (!numbered) return;
+  const { containerWidth, em, scale } = math.metrics;
+  const room = 3.2 * em * scale;
+  if (containerWidth > room) math.root.attributes.set("maxwidth", `${Math.floor(containerWidth - room)}px`);
 }
 
 // Material's instant navigation swaps the page without reloading the scripts:

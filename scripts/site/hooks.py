@@ -14,7 +14,7 @@ the offline download link are in overrides/main.html.
   date); a failing figure script fails the build and names itself. `mkdocs serve`
   watches `mlnotes/`, `scripts/figures/` and `scripts/site/` (mkdocs.yml: `watch:`), so
   an edit there rebuilds.
-- on_files: serve MathJax 3 from `node_modules/` as `javascripts/mathjax/` (no CDN),
+- on_files: serve MathJax 4 and its font from `node_modules/` as `javascripts/mathjax/` (no CDN),
   add `notebooks/<name>.ipynb`, converted from each jupytext notebook, for download,
   `mlnotes-offline.zip` (made by `make offline`) when it exists, and in the offline
   build the iframe-worker shim from `node_modules/` (on_config names it).
@@ -40,10 +40,17 @@ from mkdocs.structure.files import File, Files, InclusionLevel
 
 ROOT = Path(__file__).resolve().parents[2]
 BUILDER = ROOT / "scripts" / "site" / "build_figures.py"
-MATHJAX = ROOT / "node_modules" / "mathjax" / "es5"
-# tex-chtml.js plus what it loads on demand: TeX extensions (autoload), the CHTML fonts,
-# the menu and its accessibility extensions.
-MATHJAX_PARTS = ("tex-chtml.js", "input/tex/extensions", "output/chtml", "ui", "a11y", "sre", "adaptors")
+MATHJAX = ROOT / "node_modules" / "mathjax"
+# MathJax 4: tex-chtml.js plus what its loader fetches on demand, under the same root
+# (`[mathjax]`): TeX extensions (autoload, \require), the menu's and the accessibility
+# extensions' components, and the speech rule engine's worker and locale maps.
+MATHJAX_PARTS = ("tex-chtml.js", "input", "output", "ui", "a11y", "sre")
+# The font is a package of its own (@mathjax/mathjax-newcm-font, MathJax 4's default): its
+# CHTML woff2 files and the glyph data MathJax loads per character range ("dynamic").
+# Served as `[mathjax]/fonts/mathjax-newcm-font/chtml/`: mathjax-config.js points the
+# loader's `fonts` path there (its default is the jsDelivr CDN).
+MATHJAX_FONT = ROOT / "node_modules" / "@mathjax" / "mathjax-newcm-font"
+MATHJAX_FONT_PARTS = ("chtml",)
 NOTEBOOKS = "notebooks/"
 OFFLINE_ZIP = ROOT / "mlnotes-offline.zip"  # written by `make offline`
 # Material's offline plugin runs search on file:// through the iframe-worker shim, which it
@@ -133,20 +140,29 @@ def _mathjax_files(config) -> list[File]:
             f"MathJax is not installed ({MATHJAX.relative_to(ROOT)}/tex-chtml.js is missing): "
             "run `npm ci` (or any make target, which runs it)"
         )
+    if not (MATHJAX_FONT / "chtml").is_dir():
+        raise PluginError(
+            f"MathJax's font is not installed ({MATHJAX_FONT.relative_to(ROOT)}/chtml is missing): "
+            "run `npm ci` (or any make target, which runs it)"
+        )
     files = []
-    for part in MATHJAX_PARTS:
-        src = MATHJAX / part
-        paths = [src] if src.is_file() else sorted(p for p in src.rglob("*") if p.is_file())
-        for path in paths:
-            rel = path.relative_to(MATHJAX).as_posix()
-            files.append(
-                File.generated(
-                    config,
-                    f"javascripts/mathjax/{rel}",
-                    abs_src_path=str(path),
-                    inclusion=InclusionLevel.NOT_IN_NAV,
+    for root, parts, dest in (
+        (MATHJAX, MATHJAX_PARTS, "javascripts/mathjax"),
+        (MATHJAX_FONT, MATHJAX_FONT_PARTS, "javascripts/mathjax/fonts/mathjax-newcm-font"),
+    ):
+        for part in parts:
+            src = root / part
+            paths = [src] if src.is_file() else sorted(p for p in src.rglob("*") if p.is_file())
+            for path in paths:
+                rel = path.relative_to(root).as_posix()
+                files.append(
+                    File.generated(
+                        config,
+                        f"{dest}/{rel}",
+                        abs_src_path=str(path),
+                        inclusion=InclusionLevel.NOT_IN_NAV,
+                    )
                 )
-            )
     return files
 
 
@@ -206,7 +222,7 @@ def on_files(files: Files, config, **kwargs):
 # (<script type="text/x-mathjax-config">, calling MathJax.Hub.Config) after the
 # custom_mathjax_url script. It is inert on a full page load, but Material's instant
 # navigation re-runs the scripts of the page it swaps in without their `type`, so it ran
-# as JavaScript and threw (MathJax 3 has no MathJax.Hub). The site's MathJax 3 configuration
+# as JavaScript and threw (MathJax 3 and 4 have no MathJax.Hub). The site's MathJax configuration
 # (javascripts/mathjax-config.js) does its job: drop the block.
 MATHJAX2_CONFIG = re.compile(r'<script type="text/x-mathjax-config">.*?</script>', re.S)
 
