@@ -193,6 +193,17 @@ def figure_hashes(tree: Path) -> dict[str, str]:
 # --- computations, each in a fresh process ---------------------------------------------
 
 
+def clustered_rows(n: int, d: int, seed: int = 0):
+    """n float32 rows within about 1e-3 of one point of norm about 100·sqrt(d), one pair 1e-4 apart."""
+    import torch
+
+    g = torch.Generator().manual_seed(seed)
+    x = 100.0 + 1e-3 * torch.randn(n, d, generator=g)
+    if n > 1:
+        x[1] = x[0] + 1e-4
+    return x
+
+
 def _callable(kind: str, d: int):
     """(the function, how to make its argument of size n) for one kind."""
     import torch
@@ -200,6 +211,9 @@ def _callable(kind: str, d: int):
     from mlnotes.embeddings import pairwise_distances, sinusoidal_embeddings
 
     table = lambda n: sinusoidal_embeddings(n, d)  # noqa: E731
+    if kind.endswith("_clustered"):
+        return {"pairwise_clustered": pairwise_distances, "cdist_clustered": lambda x: torch.cdist(x, x)}[kind], (
+            lambda n: clustered_rows(n, d))
     if kind in ("broadcast", "listing_1"):
         sys.path.insert(0, str(LISTINGS))
     if kind == "pairwise":
@@ -282,6 +296,23 @@ def bench_compute(args, report: Report) -> None:
         fits.append(f"{name} {int((BUDGET / (run['peak'] / run['n'] ** 2)) ** 0.5):,} (from n = {run['n']:,})" if run["ok"]
                     else f"{name} n = {run['n']:,}: {run['error']}")
     report.add("largest n in 8 GiB, d=1000 (peak / n^2)", "; ".join(fits))
+    # clustered rows (issue 10): every pair is nearly equal relative to the rows' norm
+    k = c["clustered"] = run_worker(mode="time", kinds=["pairwise_clustered", "cdist_clustered"], n=1000, d=64,
+                                    repeats=repeats)
+    if k["ok"]:
+        import torch
+
+        from mlnotes.embeddings import pairwise_distances
+
+        x = clustered_rows(1000, 64)
+        exact, off = torch.cdist(x.double(), x.double()), ~torch.eye(1000, dtype=torch.bool)
+        err = {name: ((got.double() - exact).abs()[off] / exact[off]).max().item()
+               for name, got in (("pairwise_distances", pairwise_distances(x)), ("torch.cdist", torch.cdist(x, x)))}
+        k["max_rel_error"] = err
+        ours, theirs = k["median"]["pairwise_clustered"], k["median"]["cdist_clustered"]
+        report.add(f"distances, clustered rows n=1000 d=64 float32 (median of {repeats})",
+                   f"pairwise_distances {ours * 1e3:,.1f} ms, {ours / theirs:.2f}x torch.cdist ({theirs * 1e3:,.1f} ms); "
+                   f"max relative error {err['pairwise_distances']:.1e} (torch.cdist {err['torch.cdist']:.1e})")
     e = c["embeddings"] = run_worker(mode="time", kinds=["embeddings", "listing_1"], n=10**5, d=1024, repeats=repeats)
     if e["ok"]:
         report.add(f"sinusoidal_embeddings(10**5, 1024) (median of {repeats})",
