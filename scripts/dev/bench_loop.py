@@ -49,7 +49,9 @@ MODULE, MODULE_URL = "mlnotes/cnn.py", "reference/cnn/"
 FIGURE, FIGURE_URL = "scripts/figures/cnn_output_size.py", "figures/cnn_output_size.svg"
 
 
-def scratch_copy(dest: Path, source: Path = ROOT, seed_figures: bool = False) -> Path:
+def scratch_copy(
+    dest: Path, source: Path = ROOT, seed_figures: bool = False, node_modules: Path | None = None
+) -> Path:
     """Copy the project's sources to `dest`, linking `.venv` and `node_modules`.
 
     Generated files are left out; `seed_figures` copies the figure cache and figures
@@ -64,8 +66,8 @@ def scratch_copy(dest: Path, source: Path = ROOT, seed_figures: bool = False) ->
         return set(IGNORE(directory, names)) | generated
 
     shutil.copytree(source, dest, ignore=ignore, symlinks=True)
-    for link in (".venv", "node_modules"):
-        (dest / link).symlink_to((source / link).resolve())
+    (dest / ".venv").symlink_to((source / ".venv").resolve())
+    (dest / "node_modules").symlink_to((node_modules or source / "node_modules").resolve())
     if seed_figures:
         for sub in (".cache/figures", "docs/figures"):
             if (source / sub).is_dir():
@@ -255,6 +257,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=3, help="edits of each kind (median)")
     parser.add_argument("--json", type=Path, default=ROOT / "bench-results" / "loop.json")
     parser.add_argument("--keep", action="store_true", help="keep the scratch copies")
+    parser.add_argument("--node-modules", type=Path, default=None,
+                        help="link this node_modules instead of the project's")
     args = parser.parse_args(argv)
     if args.scale < 1:
         parser.error(f"--scale must be >= 1, got {args.scale}")
@@ -264,12 +268,14 @@ def main(argv: list[str] | None = None) -> int:
     try:
         for scale in sorted({1, args.scale}):
             work = base / f"x{scale}"
-            tree = scratch_copy(work / "tree")
+            tree = scratch_copy(work / "tree", node_modules=args.node_modules)
             corpus = synthesize(tree, scale) if scale > 1 else {}
             print(f"[bench_loop] {scale}x: {work}", flush=True)
             row = measure(tree, work, args.repeat)
             row.update(corpus)
             results["scales"][str(scale)] = row
+            args.json.parent.mkdir(parents=True, exist_ok=True)
+            args.json.write_text(json.dumps(results, indent=1), encoding="utf-8")  # so far
     finally:
         if not args.keep:
             shutil.rmtree(base, ignore_errors=True)

@@ -72,9 +72,18 @@ class _MemoryBytecodeCache(jinja2.BytecodeCache):
         self.store[bucket.key] = bucket.bytecode_to_string()
 
 
+class _DirtyWarning(logging.Filter):
+    """MkDocs warns on every --dirty build that navigation may be wrong: here it is not."""
+
+    def filter(self, record):
+        return not record.getMessage().startswith("A 'dirty' build is being performed")
+
+
 def on_startup(command, dirty, **kwargs):
     _STATE.clear()
     _STATE["active"] = command == "serve" and dirty
+    if _STATE["active"]:
+        logging.getLogger("mkdocs.commands.build").addFilter(_DirtyWarning())
     _STATE["pages"] = {}  # src_uri -> {"sig", "navkey", "title", "meta", "search"}
     _STATE["dests"] = set()  # every file the last build wrote or copied
     _STATE["global"] = None
