@@ -242,8 +242,8 @@ def on_files(files, config, **kwargs):
         log.info(f"incremental: rebuilding every page ({reason})")
     elif forced:
         log.info(f"incremental: re-rendering {sorted(forced)}")
-    _STATE["global"] = key
-    _STATE["build"] = {"full": bool(reason), "scans": scans, "entries": {}, "mark": 0}
+    # the global key is kept only once the build succeeds: a failed build is redone in full
+    _STATE["build"] = {"full": bool(reason), "scans": scans, "entries": {}, "mark": 0, "global": key}
     return files
 
 
@@ -355,6 +355,7 @@ def on_post_build(config, **kwargs):
     if not _STATE["active"]:
         return
     build = _STATE["build"]
+    _STATE["global"] = build["global"]
     pages = _STATE["pages"]
     for uri, entries in build["entries"].items():
         if uri in pages:
