@@ -25,7 +25,7 @@ $(JS_STAMP): package.json package-lock.json
 	touch $@
 
 serve: deps  ## install, build the figures, serve on http://127.0.0.1:8000 with live reload
-	$(VENV)/bin/mkdocs serve --dev-addr 127.0.0.1:8000
+	$(VENV)/bin/mkdocs serve --dirty --dev-addr 127.0.0.1:8000
 
 site: deps  ## build the static site into site/ (strict; SITE_URL=<where it is deployed>)
 	$(VENV)/bin/mkdocs build --strict
@@ -47,6 +47,7 @@ test: deps  ## unit tests, doctests (modules and pages), figure scripts, strict 
 bench: deps  ## build, determinism, computation and page benchmarks (never asserted in tests)
 	$(PY) scripts/dev/bench.py $(ARGS)
 	$(PY) scripts/dev/bench_pages.py --json bench-results/pages.json
+	$(PY) scripts/dev/bench_loop.py $(LOOP_ARGS)
 
 clean:
 	rm -rf site offline mlnotes-offline.zip .cache docs/figures docs/javascripts/mathjax

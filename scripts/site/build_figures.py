@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import functools
 import hashlib
 import importlib.util
 import json
@@ -54,8 +55,15 @@ def outputs(name: str) -> list[Path]:
     return [OUT / f"{name}{suffix}.svg" for suffix in THEMES.values()]
 
 
-def _mlnotes_imports(path: Path) -> set[str]:
+def _mlnotes_imports(path: Path) -> frozenset[str]:
     """The `mlnotes` modules (as file stems) that the file at `path` imports."""
+    stat = path.stat()
+    return _parse_imports(path, stat.st_mtime_ns, stat.st_size, PACKAGE)
+
+
+# One parse per version of a file: every figure's key follows plotting's and __init__'s imports.
+@functools.lru_cache(maxsize=None)
+def _parse_imports(path: Path, mtime_ns: int, size: int, PACKAGE: Path) -> frozenset[str]:
     tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
     in_package = path.parent == PACKAGE
     found: set[str] = set()
@@ -78,7 +86,7 @@ def _mlnotes_imports(path: Path) -> set[str]:
                 for alias in node.names:
                     is_module = (PACKAGE / f"{alias.name}.py").exists()
                     found.add(alias.name if is_module else "__init__")
-    return {m for m in found if (PACKAGE / f"{m}.py").exists()}
+    return frozenset(m for m in found if (PACKAGE / f"{m}.py").exists())
 
 
 def dependencies(script: Path) -> list[Path]:

@@ -1,0 +1,394 @@
+"""MkDocs hooks: incremental rebuilds under `mkdocs serve --dirty` (`make serve`).
+
+With `--dirty`, MkDocs re-renders only the pages whose source is newer than their HTML,
+so an edit costs one page instead of the whole site. On its own that is wrong in several
+ways; this module keeps the served site equal to a clean build of the same sources:
+
+- What a page depends on besides its source re-renders it: the files it includes with
+  `pymdownx.snippets` (`--8<-- "scripts/figures/x.py"`), the `mlnotes` module a `::: mlnotes.x`
+  block documents, and the `mlnotes` modules a notebook imports (found as the figure
+  builder finds a script's). The page's HTML is deleted, so MkDocs rebuilds it.
+- What lists pages: a change to the set of pages, to a page's front matter or to its
+  first heading (titles and metadata appear in every page's navigation), to
+  `mkdocs.yml`, `overrides/` or the build hooks rebuilds every page. The titles and
+  metadata of the pages not re-rendered are restored from the previous build, so the
+  navigation of the pages that are re-rendered names them correctly. If a re-rendered page's
+  title or metadata changed anyway (a heading the scan cannot see), every other page
+  is re-rendered in the same build. A blog post or view re-renders the whole blog.
+- The search index: Material's search plugin indexes only the pages it renders; each
+  page's entries are kept and the index is written whole, in a clean build's order.
+- Cross-references (mkdocs-autorefs): the anchors of pages not re-rendered are kept.
+- Files of pages or assets that are gone are deleted from the served site.
+
+The hooks do nothing in `mkdocs build` or in `mkdocs serve` without `--dirty`. Their
+state lives in this module, which MkDocs loads once per process.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import importlib.util
+import logging
+import os
+import re
+from pathlib import Path
+
+import jinja2
+from mkdocs.commands import build as _build
+from mkdocs.plugins import event_priority
+from mkdocs.structure.files import InclusionLevel
+from mkdocs.structure.pages import Page
+
+log = logging.getLogger("mkdocs.plugins.incremental")
+
+ROOT = Path(__file__).resolve().parents[2]
+SNIPPET = re.compile(r"""^\s*-+8<-+\s+(["']?)([^"'\s]+)\1\s*$""", re.M)
+AUTODOC = re.compile(r"^:::\s+([\w.]+)", re.M)
+FRONT_MATTER = re.compile(r"\A(---\s*\n.*?\n(?:---|\.\.\.)\s*\n)", re.S)
+HEADING = re.compile(r"^#{1,6}\s.*$|^.*\n(?:=+|-+)\s*$", re.M)
+NOTEBOOK_HEADING = re.compile(r"^#\s+#\s.*$", re.M)
+# Inputs that every page depends on (relative to the config file's folder).
+GLOBAL_INPUTS = ("overrides", "scripts/site")
+
+_STATE: dict = {"active": False}
+
+
+class _MemoryBytecodeCache(jinja2.BytecodeCache):
+    """Compiled theme templates, kept across rebuilds (each rebuild makes a new Jinja
+    environment, and compiling Material's templates again costs more than a page).
+    Jinja checks each entry against its template's source, so an edited template is
+    compiled again."""
+
+    def __init__(self):
+        self.store: dict[str, bytes] = {}
+
+    def load_bytecode(self, bucket):
+        code = self.store.get(bucket.key)
+        if code is not None:
+            bucket.bytecode_from_string(code)
+
+    def dump_bytecode(self, bucket):
+        self.store[bucket.key] = bucket.bytecode_to_string()
+
+
+class _DirtyWarning(logging.Filter):
+    """MkDocs warns on every --dirty build that navigation may be wrong: here it is not."""
+
+    def filter(self, record):
+        return not record.getMessage().startswith("A 'dirty' build is being performed")
+
+
+def on_startup(command, dirty, **kwargs):
+    _STATE.clear()
+    _STATE["active"] = command == "serve" and dirty
+    if _STATE["active"]:
+        logging.getLogger("mkdocs.commands.build").addFilter(_DirtyWarning())
+    _STATE["pages"] = {}  # src_uri -> {"sig", "navkey", "title", "meta", "search"}
+    _STATE["dests"] = set()  # every file the last build wrote or copied
+    _STATE["global"] = None
+    _STATE["autorefs"] = None
+    _STATE["templates"] = _MemoryBytecodeCache()
+    _STATE["imports"] = {}  # (notebook, mtimes) -> the mlnotes files it imports
+
+
+def _digest(*chunks: bytes) -> str:
+    h = hashlib.sha256()
+    for chunk in chunks:
+        h.update(len(chunk).to_bytes(8, "little"))
+        h.update(chunk)
+    return h.hexdigest()
+
+
+def _read(path: Path) -> bytes:
+    try:
+        return path.read_bytes()
+    except OSError:
+        return b"<missing>"
+
+
+def _global_key(root: Path, config) -> str:
+    chunks = [_read(Path(config.config_file_path))] if config.config_file_path else []
+    for name in GLOBAL_INPUTS:
+        base = root / name
+        for path in sorted(base.rglob("*")) if base.is_dir() else []:
+            if path.is_file() and "__pycache__" not in path.parts:
+                chunks += [path.relative_to(root).as_posix().encode(), _read(path)]
+    # dotfiles are not site files but pages show them (the blog's authors)
+    for path in sorted(Path(config.docs_dir).rglob(".authors.yml")):
+        chunks += [path.as_posix().encode(), _read(path)]
+    return _digest(*chunks)
+
+
+def _figure_builder(root: Path):
+    builder = _STATE.get("builder")
+    if builder is None:
+        path = root / "scripts" / "site" / "build_figures.py"
+        spec = importlib.util.spec_from_file_location("_mlnotes_incremental_build_figures", path)
+        builder = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(builder)
+        _STATE["builder"] = builder
+    return builder
+
+
+def _module_file(root: Path, identifier: str) -> list[Path]:
+    """The source file of the module that `identifier` names, and its packages' `__init__`."""
+    parts = identifier.split(".")
+    for n in range(len(parts), 0, -1):
+        base = root.joinpath(*parts[:n])
+        for candidate in (base.with_suffix(".py"), base / "__init__.py"):
+            if candidate.is_file():
+                inits = [root.joinpath(*parts[:i], "__init__.py") for i in range(1, n)]
+                return [candidate, *(p for p in inits if p.is_file())]
+    return []
+
+
+def _dependencies(root: Path, file, text: str) -> list[Path]:
+    deps: list[Path] = []
+    for _, name in SNIPPET.findall(text):
+        name = re.sub(r"(:-?\d*)+$", "", name)
+        deps.append(root / name)
+    for identifier in AUTODOC.findall(text):
+        deps += _module_file(root, identifier)
+    if file.src_uri.endswith(".py") and file.abs_src_path:  # a jupytext notebook
+        deps += _notebook_imports(root, Path(file.abs_src_path))
+    return deps
+
+
+def _notebook_imports(root: Path, path: Path) -> list[Path]:
+    """The `mlnotes` files a notebook imports, as the figure builder finds a script's.
+
+    Remembered until the notebook or a file of `mlnotes/` changes."""
+    package = sorted((root / "mlnotes").rglob("*.py"))
+    key = (str(path), *((str(p), p.stat().st_mtime_ns) for p in [path, *package]))
+    if key not in _STATE["imports"]:
+        try:
+            _STATE["imports"][key] = _figure_builder(root).dependencies(path)
+        except (SyntaxError, UnicodeDecodeError, ValueError):
+            _STATE["imports"][key] = package
+    return _STATE["imports"][key]
+
+
+def _scan(root: Path, file) -> dict:
+    """The page's signature (source + what it includes) and its navigation key."""
+    try:
+        raw = file.content_bytes
+    except (OSError, TypeError, ValueError):
+        return {"sig": None, "navkey": None}
+    text = raw.decode("utf-8", errors="replace")
+    chunks = [raw]
+    for dep in _dependencies(root, file, text):
+        chunks += [str(dep).encode(), _read(dep)]
+    if file.src_uri.endswith(".md"):
+        front = FRONT_MATTER.match(text)
+        body = text[front.end() :] if front else text
+        heading = HEADING.search(body)
+        navkey = ((front.group(1) if front else ""), heading.group(0) if heading else "")
+    else:
+        heading = NOTEBOOK_HEADING.search(text)
+        navkey = ("", heading.group(0) if heading else "")
+    return {"sig": _digest(*chunks), "navkey": navkey}
+
+
+def _pages(files):
+    """Every Markdown page, whatever its inclusion (the blog plugin excludes posts until on_nav)."""
+    return [f for f in files if f.is_documentation_page()]
+
+
+def _served(files):
+    """The pages the build renders, in its order (`mkdocs serve` renders drafts too)."""
+    return files.documentation_pages(inclusion=InclusionLevel.is_in_serve)
+
+
+def _remove(path: str | None) -> None:
+    if path and os.path.isfile(path):
+        os.remove(path)
+
+
+def _blog_dir(config) -> str | None:
+    blog = config.plugins.get("material/blog") or config.plugins.get("blog")
+    return (blog.config.blog_dir.strip("/") + "/") if blog is not None else None
+
+
+@event_priority(-100)  # after the plugins that add files (blog views, notebooks, MathJax)
+def on_files(files, config, **kwargs):
+    if not _STATE["active"]:
+        return files
+    root = Path(config.config_file_path or ".").resolve().parent
+    pages = _pages(files)
+    scans = {f.src_uri: _scan(root, f) for f in pages}
+    old = _STATE["pages"]
+    key = _global_key(root, config)
+    reason = None
+    if not old:
+        reason = "first build"
+    elif key != _STATE["global"]:
+        reason = "configuration, theme overrides or build hooks changed"
+    elif set(scans) != set(old):
+        added, gone = sorted(set(scans) - set(old)), sorted(set(old) - set(scans))
+        reason = f"pages added {added} or removed {gone}"
+    else:
+        changed = [u for u, s in scans.items() if s["navkey"] != old[u]["navkey"]]
+        if changed:
+            reason = f"front matter or title of {changed} changed"
+    forced = {u for u, s in scans.items() if reason or s["sig"] is None or s["sig"] != old[u]["sig"]}
+    blog = _blog_dir(config)
+    if blog and any(u.startswith(blog) for u in forced):
+        forced |= {u for u in scans if u.startswith(blog)}
+    for f in pages:
+        if f.src_uri in forced:
+            _remove(f.abs_dest_path)
+    if reason and old:
+        log.info(f"incremental: rebuilding every page ({reason})")
+    elif forced:
+        log.info(f"incremental: re-rendering {sorted(forced)}")
+    # the global key is kept only once the build succeeds: a failed build is redone in full
+    _STATE["build"] = {"full": bool(reason), "scans": scans, "entries": {}, "mark": 0, "global": key}
+    return files
+
+
+def _restore(page: Page) -> None:
+    """Give a page that is not re-rendered the title and metadata of its last render."""
+    record = _STATE["pages"].get(page.file.src_uri)
+    if record is not None and page.content is None:
+        page.meta = copy.deepcopy(record["meta"])
+        page._title_from_render = record["title"]
+
+
+def on_nav(nav, config, files, **kwargs):
+    if _STATE["active"]:
+        for f in _pages(files):
+            if f.page is not None and not f.is_modified():
+                _restore(f.page)
+    return nav
+
+
+@event_priority(100)  # first: before anything renders navigation or resolves references
+def on_env(env, config, files, **kwargs):
+    if not _STATE["active"]:
+        return env
+    env.bytecode_cache = _STATE["templates"]
+    build, old = _STATE["build"], _STATE["pages"]
+    pages = _pages(files)
+    rendered = [f for f in pages if f.page is not None and f.page.content is not None]
+    if not build["full"]:
+        moved = [
+            f.src_uri
+            for f in rendered
+            if f.src_uri in old
+            and (f.page._title_from_render, f.page.meta) != (old[f.src_uri]["title"], old[f.src_uri]["meta"])
+        ]
+        if moved:
+            log.info(f"incremental: title or metadata of {moved} changed: rendering every page")
+            build["full"] = True
+            for f in _served(files):
+                if f.page is None:
+                    Page(None, f, config)
+                if f.page.content is None:
+                    _remove(f.abs_dest_path)
+                    _build._populate_page(f.page, config, files, dirty=True)
+            rendered = [f for f in pages if f.page is not None and f.page.content is not None]
+    for f in pages:
+        if f.page is not None:
+            _restore(f.page)
+    build["rendered"] = {f.src_uri for f in rendered}
+    build["rendered_urls"] = {f.page.url for f in rendered}
+    for f in rendered:
+        _STATE["pages"][f.src_uri] = {
+            **build["scans"][f.src_uri],
+            "title": f.page._title_from_render,
+            "meta": copy.deepcopy(f.page.meta),
+            "search": old.get(f.src_uri, {}).get("search", []),
+        }
+    for uri in set(_STATE["pages"]) - {f.src_uri for f in pages}:
+        del _STATE["pages"][uri]
+    build["order"] = [f.src_uri for f in _served(files)]
+    build["dests"] = {f.abs_dest_path for f in files if f.abs_dest_path}
+    _merge_autorefs(config)
+    return env
+
+
+def _autorefs(config):
+    return config.plugins.get("autorefs")
+
+
+def _merge_autorefs(config) -> None:
+    """Give autorefs the anchors of the pages not re-rendered (before it resolves references)."""
+    plugin, saved = _autorefs(config), _STATE["autorefs"]
+    if plugin is None or saved is None or _STATE["build"]["full"]:
+        return
+    fresh = _STATE["build"]["rendered_urls"]
+    for name in ("_primary_url_map", "_secondary_url_map"):
+        current = getattr(plugin, name)
+        for identifier, urls in saved[name].items():
+            for url in urls:
+                if url.split("#", 1)[0] not in fresh:
+                    current.setdefault(identifier, [])
+                    if url not in current[identifier]:
+                        current[identifier].append(url)
+    for url, title in saved["_title_map"].items():
+        if url.split("#", 1)[0] not in fresh:
+            plugin._title_map.setdefault(url, title)
+
+
+@event_priority(-100)  # after the search plugin indexed the page
+def on_page_context(context, page, config, nav, **kwargs):
+    if _STATE["active"]:
+        search = _search(config)
+        if search is not None:
+            build = _STATE["build"]
+            entries = search.search_index.entries
+            build["entries"][page.file.src_uri] = entries[build["mark"] :]
+            build["mark"] = len(entries)
+    return context
+
+
+def _search(config):
+    for plugin in config.plugins.values():
+        if type(plugin).__name__ == "SearchPlugin" and hasattr(plugin, "search_index"):
+            return plugin
+    return None
+
+
+@event_priority(100)  # before the search plugin writes its index
+def on_post_build(config, **kwargs):
+    if not _STATE["active"]:
+        return
+    build = _STATE["build"]
+    _STATE["global"] = build["global"]
+    pages = _STATE["pages"]
+    for uri, entries in build["entries"].items():
+        if uri in pages:
+            pages[uri]["search"] = entries
+    search = _search(config)
+    if search is not None:
+        search.search_index.entries = [e for uri in build["order"] for e in pages.get(uri, {}).get("search", [])]
+        search.search_index_prev = None
+    plugin = _autorefs(config)
+    if plugin is not None:
+        _STATE["autorefs"] = {
+            name: copy.deepcopy(getattr(plugin, name))
+            for name in ("_primary_url_map", "_secondary_url_map", "_title_map")
+        }
+    _keep_notebook_cache(config)
+    # files of pages or assets that are gone
+    dests = build["dests"]
+    site = os.path.realpath(config.site_dir)
+    for path in sorted(_STATE["dests"] - dests):
+        _remove(path)
+        parent = os.path.dirname(path)
+        while os.path.realpath(parent).startswith(site + os.sep) and not os.listdir(parent):
+            os.rmdir(parent)
+            parent = os.path.dirname(parent)
+    _STATE["dests"] = dests
+
+
+
+def _keep_notebook_cache(config) -> None:
+    """mkdocs-jupyter evicts the cached execution of every notebook it did not render in
+    this build: under --dirty, that is every notebook not edited. Keep the cache whole
+    while serving (a clean build evicts what is stale)."""
+    plugin = config.plugins.get("mkdocs-jupyter")
+    if plugin is None or not plugin.config.get("cache") or not hasattr(plugin, "_used_cache_paths"):
+        return
+    plugin._used_cache_paths |= set(Path(plugin.config["cache_dir"]).glob("*.json"))

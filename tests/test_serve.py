@@ -1,0 +1,132 @@
+"""`make serve` rebuilds incrementally (scripts/site/incremental.py): after edits, the
+served site equals a clean build of the same sources.
+
+Correctness only, never timing (the timings are `scripts/dev/bench_loop.py`'s). One
+`mkdocs serve --dirty` (what `make serve` runs) on a scratch copy of the project goes
+through a page edit, a docstring edit, a figure-script edit, a new blog post, a changed
+page title and a deleted post; then every file it serves is compared with a clean
+`mkdocs build --strict` of the edited copy (pages with their navigation, the search index,
+the blog index, the API reference, the figures), and the set of files too.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+# scripts/dev is on sys.path through pytest's `pythonpath` option (pyproject.toml)
+import bench_loop
+
+ROOT = Path(__file__).resolve().parent.parent
+LIVERELOAD = re.compile(rb"<script>\s*var livereload = .*?</script>", re.S)
+SITE_DIR = re.compile(r"Copied jupyter file: \S+ to (/\S*?/mkdocs_\w+)/")
+
+NEW_POST = """---
+date:
+  created: 2025-01-02
+authors: [giovani]
+categories: [Transformers]
+slug: loop-post
+---
+
+# A post written while serving
+
+Loop post excerpt, with $a^2 + b^2 = c^2$.
+
+<!-- more -->
+
+## Loop post section
+
+Loop post body.
+"""
+
+
+def _normalize(rel: str, body: bytes, urls: tuple[bytes, bytes]) -> bytes:
+    served_url, site_url = urls
+    if rel.endswith(".ipynb"):
+        # nbformat gives every cell a random id on each conversion, so two clean builds
+        # differ there too (scripts/site/hooks.py: _notebook_downloads); compare the rest
+        notebook = json.loads(body)
+        for cell in notebook["cells"]:
+            cell.pop("id", None)
+        return json.dumps(notebook, sort_keys=True).encode()
+    if rel.endswith(".gz"):
+        body = gzip.decompress(body)
+    if rel.endswith((".html", ".xml", ".gz", ".json")):
+        body = LIVERELOAD.sub(b"", body).replace(served_url, site_url)
+    return body
+
+
+@pytest.mark.slow
+def test_served_site_equals_a_clean_build_after_edits(tmp_path):
+    tree = bench_loop.scratch_copy(tmp_path / "tree", ROOT, seed_figures=True)
+    server = bench_loop.Server(tree, tmp_path / "serve.log")
+    try:
+        server.settle()
+
+        # 1. a page: a new section (navigation table of contents, search entries)
+        with open(tree / "docs/notes/cnn.md", "a", encoding="utf-8") as f:
+            f.write("\n## Loop section\n\nLoop paragraph on the page.\n")
+        server.wait_for("notes/cnn/", lambda b: b"Loop paragraph on the page." in b)
+        server.settle()
+
+        # 2. a docstring: the API page of mlnotes.cnn (and its figures and notebook)
+        path, ready = bench_loop.edit_docstring(tree, 1)
+        server.wait_for(path, ready)
+        server.settle()
+
+        # 3. a figure script: the figure, and the page that lists the script
+        path, ready = bench_loop.edit_figure(tree, 1, server)
+        server.wait_for(path, ready)
+        server.settle()
+
+        # 4. a new page: a blog post (blog index, category view, search)
+        (tree / "docs/blog/posts/loop-post.md").write_text(NEW_POST, encoding="utf-8")
+        server.wait_for("blog/loop-post/", lambda b: b"Loop post body." in b)
+        server.settle()
+
+        # 5. a page's title: the navigation of every page names it
+        la = tree / "docs/notes/linear-algebra.md"
+        la.write_text(
+            la.read_text(encoding="utf-8").replace("# Linear Algebra\n", "# Linear Algebra, edited\n", 1),
+            encoding="utf-8",
+        )
+        server.wait_for("sources/", lambda b: b"Linear Algebra, edited" in b)
+        server.settle()
+
+        # 6. a deleted page
+        (tree / "docs/blog/posts/loop-post.md").unlink()
+        server.wait_for("blog/", lambda b: b"Loop post excerpt" not in b)
+        server.settle()
+        assert server.get("blog/loop-post/") is None, "the deleted post is still served"
+
+        clean = tmp_path / "clean"
+        bench_loop.build(tree, clean)
+        log = Path(server.log.name).read_text(encoding="utf-8")
+        served_dir = SITE_DIR.search(log)
+        assert served_dir, f"no served site folder named in the log:\n{log[-3000:]}"
+        served_dir = Path(served_dir.group(1))
+        served_files = sorted(p.relative_to(served_dir).as_posix() for p in served_dir.rglob("*") if p.is_file())
+        clean_files = sorted(p.relative_to(clean).as_posix() for p in clean.rglob("*") if p.is_file())
+        assert served_files == clean_files
+
+        urls = (server.url.encode(), b"http://127.0.0.1:8000/")
+        differ = []
+        for rel in clean_files:
+            served = server.get(rel)
+            assert served is not None, f"{rel} is not served"
+            if _normalize(rel, served, urls) != _normalize(rel, (clean / rel).read_bytes(), urls):
+                differ.append(rel)
+        assert differ == [], f"served files differ from a clean build: {differ}"
+
+        # the search index is compared above byte for byte; check it saw the edits
+        index = json.loads((clean / "search/search_index.json").read_text(encoding="utf-8"))
+        locations = {doc["location"] for doc in index["docs"]}
+        assert "notes/cnn/#loop-section" in locations
+        assert not any(loc.startswith("blog/loop-post/") for loc in locations)
+    finally:
+        server.close()
