@@ -199,6 +199,9 @@ def receptive_field(
         ...
         TypeError: kernel_sizes must be a sequence of integers, one per layer, got 3 (int)
 
+    Equation:
+        notes/cnn.md#eq:cnn-receptive-field
+
     References:
         W. Luo, Y. Li, R. Urtasun and R. Zemel, "Understanding the Effective Receptive
         Field in Deep Convolutional Neural Networks", NeurIPS 2016; A. Araujo,

@@ -91,6 +91,9 @@ def bernoulli_pmf(y: ArrayLike, theta: float) -> float | np.ndarray:
             ...
         ValueError: theta must be a probability in [0, 1], got 1.3
 
+    Equation:
+        notes/probability.md#eq:prob-bernoulli-pmf
+
     References:
         Notes, section 1.6.1, Definition 1.12. Murphy, PML: An Introduction, section 2.4.
     """
@@ -126,6 +129,9 @@ def binomial_pmf(y: ArrayLike, n: int, theta: float) -> float | np.ndarray:
         Traceback (most recent call last):
             ...
         ValueError: n must be a non-negative integer, got -1
+
+    Equation:
+        notes/probability.md#eq:prob-binomial-pmf
 
     References:
         Notes, section 1.6, Definition 1.11. Murphy, PML: An Introduction, section 2.4.
@@ -174,6 +180,9 @@ def poisson_pmf(y: ArrayLike, lam: float) -> float | np.ndarray:
             ...
         ValueError: lam must be a non-negative finite number, got -1.0
 
+    Equation:
+        notes/probability.md#eq:prob-poisson-pmf
+
     References:
         Notes, section 1.7, Definition 1.13. Murphy, PML: An Introduction, ch. 2.
     """
@@ -212,6 +221,9 @@ def geometric_pmf(y: ArrayLike, theta: float) -> float | np.ndarray:
         Traceback (most recent call last):
             ...
         ValueError: theta must be a probability in (0, 1], got 0.0
+
+    Equation:
+        notes/probability.md#eq:prob-geometric-pmf
 
     References:
         Notes, section 1.8, Definition 1.14 (corrected). Murphy, PML: An Introduction,
@@ -275,6 +287,10 @@ def binomial_mean_var(n: int, theta: float) -> tuple[float, float]:
         >>> tuple(round(float(m), 12) for m in stats.binom.stats(10, 0.3))
         (3.0, 2.1)
 
+    Equation:
+        notes/probability.md#eq:prob-binomial-mean
+        notes/probability.md#eq:prob-binomial-var
+
     References:
         Notes, section 1.6, Definition 1.11, equations (25)-(26). Murphy, PML: An
         Introduction, section 2.4.
@@ -302,6 +318,9 @@ def poisson_mean_var(lam: float) -> tuple[float, float]:
         >>> from scipy import stats
         >>> tuple(float(m) for m in stats.poisson.stats(4.0))
         (4.0, 4.0)
+
+    Equation:
+        notes/probability.md#eq:prob-poisson-moments
 
     References:
         Notes, section 1.7, Definition 1.13, equation (29). Murphy, PML: An
@@ -332,6 +351,10 @@ def geometric_mean_var(theta: float) -> tuple[float, float]:
         (4.0, 12.0)
         >>> geometric_mean_var(1e-200)        # the variance 1e400 is not a float
         (1e+200, inf)
+
+    Equation:
+        notes/probability.md#eq:prob-geometric-mean
+        notes/probability.md#eq:prob-geometric-var
 
     References:
         Notes, section 1.8, Definition 1.14, equations (31)-(32). Murphy, PML: An

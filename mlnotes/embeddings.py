@@ -85,6 +85,9 @@ def frequencies(embed_dim: int, base: float = 10000.0) -> Tensor:
         ...
         ValueError: embed_dim must be a positive even integer, got 7
 
+    Equation:
+        blog/posts/sinusoidal-embeddings.md#eq:se-vector
+
     References:
         Vaswani et al. (2017), *Attention Is All You Need*, section 3.5;
         the post, Definition 1.1, equations (1)–(4).
@@ -142,6 +145,11 @@ def sinusoidal_embeddings(
         ...
         TypeError: dtype must be a floating torch.dtype (float16, bfloat16, float32 or float64), got torch.int64
 
+    Equation:
+        blog/posts/sinusoidal-embeddings.md#eq:se-def-sin
+        blog/posts/sinusoidal-embeddings.md#eq:se-def-cos
+        blog/posts/sinusoidal-embeddings.md#eq:se-vector
+
     References:
         Vaswani et al. (2017), section 3.5; the post, Definition 1.1 and Listing 1.
     """
@@ -189,6 +197,9 @@ class SinusoidalEmbeddings(nn.Module):
         Traceback (most recent call last):
         ...
         IndexError: positions must be in [0, 512), got 512
+
+    Equation:
+        blog/posts/sinusoidal-embeddings.md#eq:se-vector
 
     References:
         The post, section 3.1 (Listing 1); Vaswani et al. (2017), section 3.5.
@@ -288,6 +299,9 @@ def shift_matrix(
         Traceback (most recent call last):
         ...
         ValueError: k must be a finite real number, got nan
+
+    Equation:
+        blog/posts/sinusoidal-embeddings.md#eq:se-M
 
     References:
         The post, section 2.3, equations (11)–(34).
@@ -469,6 +483,9 @@ def distance_at_offset(k: float | Tensor, embed_dim: int, base: float = 10000.0)
         Traceback (most recent call last):
         ...
         ValueError: k must not contain NaN, got nan
+
+    Equation:
+        blog/posts/sinusoidal-embeddings.md#eq:se-distance-offset
 
     References:
         The post, sections 1.2 (property 3) and 3.4 (Figure 3).

@@ -214,6 +214,10 @@ def gram_schmidt(X: ArrayLike, normalize: bool = True, *, rtol: float = _DEPENDE
         ...
         ValueError: X has linearly dependent columns: column 1 is a combination of columns 0..0
 
+    Equation:
+        notes/linear-algebra.md#eq:la-gs-i
+        notes/linear-algebra.md#eq:la-gs-proj
+
     References:
         Notes, section 2.2.1 "The Gram-Schmidt Process for Orthogonalization",
         equations (45)–(51) (corrected: the projection divides by
@@ -320,6 +324,9 @@ def project(y: ArrayLike, A: ArrayLike) -> np.ndarray:
         ...
         ValueError: mismatched dimensions: y has 2 rows, A has 3 rows
 
+    Equation:
+        notes/linear-algebra.md#eq:la-projection
+
     References:
         Notes, section 2.2, Definition 2.7 "Linear Projection" and the observation
         after it. Strang, *Introduction to Linear Algebra*, 5th ed., sections 4.2
@@ -369,6 +376,9 @@ def distance_point_point(p: ArrayLike, q: ArrayLike) -> float:
         >>> distance_point_point([0.0, 0.0, 0.0], [1.0, 2.0, 2.0])
         3.0
 
+    Equation:
+        notes/linear-algebra.md#eq:la-point-point
+
     References:
         Notes, section 2.1, Definition 2.1, equation (33). Strang, *Introduction to
         Linear Algebra*, 5th ed., section 1.2.
@@ -401,6 +411,9 @@ def distance_point_point_scalar(x1: float, y1: float, x2: float, y2: float) -> f
     Examples:
         >>> distance_point_point_scalar(1.0, 2.0, 4.0, 6.0)
         5.0
+
+    Equation:
+        notes/linear-algebra.md#eq:la-point-point-scalar
 
     References:
         Notes, section 2.1, Definition 2.1, equation (34).
@@ -437,6 +450,9 @@ def distance_point_plane(p: ArrayLike, q: ArrayLike, normal: ArrayLike) -> float
         2.0
         >>> distance_point_plane_scalar(0.0, 0.0, 0.0, 1.0, 2.0, 2.0, -6.0)
         2.0
+
+    Equation:
+        notes/linear-algebra.md#eq:la-point-plane
 
     References:
         Notes, section 2.1, Definition 2.2, equation (35). Strang, *Introduction to
@@ -482,6 +498,9 @@ def distance_point_plane_scalar(
         1.0
         >>> distance_point_plane_scalar(0.0, 0.0, 1.0, 0.0, 0.0, 1e-200, 0.0)  # tiny normal
         1.0
+
+    Equation:
+        notes/linear-algebra.md#eq:la-point-plane-scalar
 
     References:
         Notes, section 2.1, Definition 2.2, equation (36).
@@ -531,6 +550,9 @@ def distance_point_line(p: ArrayLike, q: ArrayLike, u: ArrayLike) -> float:
         >>> round(distance_point_line_scalar(1.0, 0.0, 1.0, -1.0, 1.0), 6)
         1.414214
 
+    Equation:
+        notes/linear-algebra.md#eq:la-point-line
+
     References:
         Notes, section 2.1, Definition 2.3, equations (37) and (38). Strang,
         *Introduction to Linear Algebra*, 5th ed., section 4.2.
@@ -568,6 +590,9 @@ def distance_point_line_scalar(x0: float, y0: float, a: float, b: float, c: floa
     Examples:
         >>> distance_point_line_scalar(3.0, 4.0, 0.0, 1.0, 0.0)
         4.0
+
+    Equation:
+        notes/linear-algebra.md#eq:la-point-line-scalar
 
     References:
         Notes, section 2.1, Definition 2.3, equation (38).
@@ -623,6 +648,9 @@ def distance_line_line(p: ArrayLike, u: ArrayLike, q: ArrayLike, v: ArrayLike) -
         Traceback (most recent call last):
         ...
         ValueError: the lines are parallel (u = [1.0, 0.0, 0.0], v = [3.0, 0.0, 0.0]): u x v = 0, use distance_point_line(p, q, v)
+
+    Equation:
+        notes/linear-algebra.md#eq:la-line-line
 
     References:
         Notes, section 2.1, Definition 2.4, equation (39). Strang, *Introduction to
@@ -681,6 +709,10 @@ def distance_line_line_scalar(
 
         >>> distance_line_line_scalar(1.0, 0.0, -1.0, -1.0, 0.0, 3.0)
         2.0
+
+    Equation:
+        notes/linear-algebra.md#eq:la-line-line-scalar
+        notes/linear-algebra.md#eq:la-line-line-normalized
 
     References:
         Notes, section 2.1, Definition 2.4, equations (40) and (41) (corrected).
@@ -750,6 +782,9 @@ def diagonalize(A: ArrayLike, cond_max: float = 1e10) -> tuple[np.ndarray, np.nd
         Traceback (most recent call last):
         ...
         ValueError: A is not diagonalizable: its eigenvectors are linearly dependent, A = [[1.0, 1.0], [0.0, 1.0]]
+
+    Equation:
+        notes/linear-algebra.md#eq:la-eigen
 
     References:
         Notes, section 2.3.2 "Matrix Diagonalization". Strang, *Introduction to

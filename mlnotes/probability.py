@@ -95,6 +95,9 @@ def normal_pdf(x: ArrayLike, mu: float = 0.0, sigma: float = 1.0) -> float | np.
             ...
         ValueError: sigma must be positive and finite, got 0
 
+    Equation:
+        notes/probability.md#eq:prob-normal-pdf
+
     References:
         Notes, section 1.5, Definition 1.10. Murphy, PML: An Introduction, section 2.6.
     """
@@ -135,6 +138,9 @@ def normal_cdf(x: ArrayLike, mu: float = 0.0, sigma: float = 1.0) -> float | np.
         Traceback (most recent call last):
             ...
         ValueError: x must not contain NaN, got nan
+
+    Equation:
+        notes/probability.md#eq:prob-normal-interval
 
     References:
         Notes, section 1.5.1, Definition 1.9. Murphy, PML: An Introduction, section 2.6.
@@ -220,6 +226,9 @@ def central_interval(coverage: float = 0.95, mu: float = 0.0, sigma: float = 1.0
             ...
         ValueError: coverage must be a probability in [0, 1], got 95
 
+    Equation:
+        notes/probability.md#eq:prob-normal-interval
+
     References:
         Notes, section 1.2. Murphy, PML: An Introduction, section 2.2.2.
     """
@@ -284,6 +293,9 @@ def marginal(joint: ArrayLike, axis: int) -> np.ndarray:
             ...
         ValueError: joint must sum to 1, got a table summing to 2.0
 
+    Equation:
+        notes/probability.md#eq:prob-sum-rule
+
     References:
         Notes, section 1.3, Definition 1.2. Murphy, PML: An Introduction, ch. 2.
     """
@@ -332,6 +344,9 @@ def is_independent(joint: ArrayLike, rtol: float = 1e-9, atol: float = 2.2250738
         Traceback (most recent call last):
             ...
         ValueError: joint must not have negative entries, got [[0.6, -0.1], [0.2, 0.3]]
+
+    Equation:
+        notes/probability.md#eq:prob-independence
 
     References:
         Notes, section 1.3, Definition 1.3. Murphy, PML: An Introduction, ch. 2.
@@ -410,6 +425,9 @@ def bayes_posterior(prior: ArrayLike, likelihood: ArrayLike) -> np.ndarray:
             ...
         ValueError: the observation is impossible: p(Y = y) = sum(likelihood * prior) is 0
 
+    Equation:
+        notes/probability.md#eq:prob-bayes
+
     References:
         Notes, section 1.4, Definition 1.8. Murphy, PML: An Introduction, section 2.3.
     """
@@ -487,6 +505,12 @@ def monty_hall_posterior(chosen: int = 1, opened: int = 3) -> dict[int, Fraction
         Traceback (most recent call last):
             ...
         ValueError: opened must differ from chosen (the host never opens the contestant's door), got chosen=2, opened=2
+
+    Equation:
+        notes/probability.md#eq:prob-mh-1-2
+        notes/probability.md#eq:prob-mh-1-3
+        notes/probability.md#eq:prob-mh-2-3
+        notes/probability.md#eq:prob-mh-3-2
 
     References:
         Notes, section 1.4.1, Question 1, equations (15)-(18). Murphy, PML: An
