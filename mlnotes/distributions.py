@@ -95,7 +95,8 @@ def bernoulli_pmf(y: ArrayLike, theta: float) -> float | np.ndarray:
         notes/probability.md#eq:prob-bernoulli-pmf
 
     References:
-        Notes, section 1.6.1, Definition 1.12. Murphy, PML: An Introduction, section 2.4.
+        Notes, section 1.6.1, Definition 1.12.
+        Murphy (2022), *Probabilistic Machine Learning: An Introduction*, section 2.4.
     """
     theta = _check_theta(theta)
     values = _check_y(y)
@@ -134,7 +135,8 @@ def binomial_pmf(y: ArrayLike, n: int, theta: float) -> float | np.ndarray:
         notes/probability.md#eq:prob-binomial-pmf
 
     References:
-        Notes, section 1.6, Definition 1.11. Murphy, PML: An Introduction, section 2.4.
+        Notes, section 1.6, Definition 1.11.
+        Murphy (2022), *Probabilistic Machine Learning: An Introduction*, section 2.4.
     """
     n = _check_count(n, "n")
     theta = _check_theta(theta)
@@ -184,7 +186,9 @@ def poisson_pmf(y: ArrayLike, lam: float) -> float | np.ndarray:
         notes/probability.md#eq:prob-poisson-pmf
 
     References:
-        Notes, section 1.7, Definition 1.13. Murphy, PML: An Introduction, ch. 2.
+        Notes, section 1.7, Definition 1.13. Murphy (2022), *Probabilistic Machine
+        Learning: An Introduction*, ch. 2, the chapter the notes follow (as the page
+        cites it).
     """
     lam = _check_lam(lam)
     values = _check_y(y)
@@ -226,7 +230,8 @@ def geometric_pmf(y: ArrayLike, theta: float) -> float | np.ndarray:
         notes/probability.md#eq:prob-geometric-pmf
 
     References:
-        Notes, section 1.8, Definition 1.14 (corrected). Murphy, PML: An Introduction,
+        Notes, section 1.8, Definition 1.14 (corrected).
+        Murphy (2022), *Probabilistic Machine Learning: An Introduction*,
         ch. 2. Same parameterisation as `scipy.stats.geom`.
     """
     theta = _check_theta(theta, low_open=True)
@@ -255,7 +260,8 @@ def bernoulli_mean_var(theta: float) -> tuple[float, float]:
         (0.5, 0.25)
 
     References:
-        Notes, section 1.6.1. Murphy, PML: An Introduction, section 2.4.
+        Notes, section 1.6.1.
+        Murphy (2022), *Probabilistic Machine Learning: An Introduction*, section 2.4.
     """
     theta = _check_theta(theta)
     return theta, theta * (1.0 - theta)
@@ -292,8 +298,8 @@ def binomial_mean_var(n: int, theta: float) -> tuple[float, float]:
         notes/probability.md#eq:prob-binomial-var
 
     References:
-        Notes, section 1.6, Definition 1.11, equations (25)-(26). Murphy, PML: An
-        Introduction, section 2.4.
+        Notes, section 1.6, Definition 1.11. Murphy (2022),
+        *Probabilistic Machine Learning: An Introduction*, section 2.4.
     """
     n = _check_count(n, "n")
     theta = _check_theta(theta)
@@ -323,8 +329,8 @@ def poisson_mean_var(lam: float) -> tuple[float, float]:
         notes/probability.md#eq:prob-poisson-moments
 
     References:
-        Notes, section 1.7, Definition 1.13, equation (29). Murphy, PML: An
-        Introduction, ch. 2.
+        Notes, section 1.7, Definition 1.13. Murphy (2022),
+        *Probabilistic Machine Learning: An Introduction*, ch. 2.
     """
     lam = _check_lam(lam)
     return lam, lam
@@ -357,8 +363,8 @@ def geometric_mean_var(theta: float) -> tuple[float, float]:
         notes/probability.md#eq:prob-geometric-var
 
     References:
-        Notes, section 1.8, Definition 1.14, equations (31)-(32). Murphy, PML: An
-        Introduction, ch. 2.
+        Notes, section 1.8, Definition 1.14. Murphy (2022),
+        *Probabilistic Machine Learning: An Introduction*, ch. 2.
     """
     theta = _check_theta(theta, low_open=True)
     with np.errstate(over="ignore"):  # the variance overflows to inf below theta ~ 1e-154
@@ -395,7 +401,7 @@ def pmf_mean_var(support: ArrayLike, probabilities: ArrayLike) -> tuple[float, f
         [4.0, 12.0]
 
     References:
-        Murphy, PML: An Introduction, ch. 2 (moments).
+        Murphy (2022), *Probabilistic Machine Learning: An Introduction*, ch. 2 (moments).
     """
     y = V.real_array(support, "support", what="a 1-D array of real numbers")
     p = V.real_array(probabilities, "probabilities", what="a 1-D array of probabilities")
