@@ -512,11 +512,11 @@ def rounding_error(
     The post's Listing 1 computes the frequencies, the angles $pos\,\omega_i$ and their
     sines in float32. The angle then carries a relative rounding error of several
     times $2^{-24}$, not $2^{-24}$: the float32 $\omega_i = \exp(-2i \ln(10000)/d)$ is
-    off by up to about $10 \cdot 2^{-24}$ (the rounding error of the exponent, whose
-    size reaches $\ln 10000 \approx 9.2$, becomes a relative error of $\omega_i$),
-    and the angle by up to $17.6 \cdot 2^{-24}$ (the largest measured for even $d$ up
-    to 4096, at $d = 2216$). That is an absolute error that grows linearly with the
-    position. This returns
+    off by up to $8.2 \cdot 2^{-24}$ at $d = 128$ and $16.6 \cdot 2^{-24}$ at $d = 2216$
+    (the two roundings of the exponent, whose size reaches $\ln 10000 \approx 9.2$,
+    become relative errors of $\omega_i$), and the angle by up to $17.6 \cdot 2^{-24}$
+    (the largest measured for even $d$ up to 4096, at $d = 2216$). That is an absolute
+    error that grows linearly with the position. This returns
     $\max_j |SE^{\text{dtype}}_{(pos, j)} - SE_{(pos, j)}|$ against the float64 table.
 
     Args:
