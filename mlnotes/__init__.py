@@ -2,7 +2,7 @@
 
 Modules:
     embeddings: sinusoidal positional embeddings (Vaswani et al. 2017, section 3.5).
-    probability: random variables, Bayes' rule and the Monty Hall problem (Murphy, PML ch. 2).
+    probability: random variables, Bayes' rule and the Monty Hall problem (Murphy 2022, ch. 2).
     distributions: the Bernoulli, binomial, Poisson and geometric pmfs written out.
     linalg: distances, projections, Gram-Schmidt and eigen-decompositions.
     cnn: the output size of a convolution (stride, padding, dilation).

@@ -159,6 +159,11 @@ def real_array(
         raise TypeError(f"{name} must hold real numbers, not booleans, got {show(value)}")
     if kind == "c":
         raise TypeError(f"{name} must hold real numbers, not complex ones, got {show(value)}")
+    if kind in "iuf" and isinstance(value, (list, tuple)) and raw.size:
+        # NumPy turns [True, 1] into an integer array: look for booleans it absorbed
+        for v in np.asarray(value, dtype=object).ravel():
+            if _is_bool(v):
+                raise TypeError(f"{name} must hold real numbers, not booleans, got {show(value)}")
     if kind in "iuf":
         array = raw.astype(np.float64)
     elif kind == "O":

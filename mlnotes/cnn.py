@@ -141,7 +141,8 @@ def kernel_positions(
         >>> kernel_positions(5, 3, stride=2, padding=1)
         [[-1, 0, 1], [1, 2, 3], [3, 4, 5]]
 
-        With a stride larger than the kernel, some inputs are never read:
+        With a stride larger than the kernel, inputs can be skipped: here 2, 5 and 6
+        are never read.
 
         >>> kernel_positions(7, 2, stride=3)
         [[0, 1], [3, 4]]
@@ -161,16 +162,23 @@ def receptive_field(
     strides: Sequence[int] | None = None,
     dilations: Sequence[int] | None = None,
 ) -> int:
-    r"""Number of input positions one output of a stack of convolutions depends on.
+    r"""Length of the receptive field of one output of a stack of convolutions.
+
+    The length counts input positions from the first one the output depends on to
+    the last one. With dilations, or strides larger than the kernels, the region can
+    have gaps, and the output then depends on fewer positions than that: one layer with
+    $k = 3$ taps at dilation 2 reads 3 inputs spread over a length of 5.
 
     For layers $l = 1, \dots, L$ with kernel size $k_l$, stride $s_l$ and dilation
-    $d_l$, the receptive field grows as
+    $d_l$, the length grows as
 
     $$r_l = r_{l-1} + d_l\,(k_l - 1)\prod_{i=1}^{l-1} s_i, \qquad r_0 = 1.$$
 
     A layer's stride does not change what that layer sees, but multiplies the growth of
-    every layer after it: the larger the strides, the *larger* (less local) the input
-    region behind each feature of the later layers.
+    every layer after it. So a larger stride never shrinks the receptive field of the
+    later layers, and it enlarges it when a later layer has more than one tap; when
+    only $1 \times 1$ layers follow, the stride changes nothing
+    (`receptive_field([3, 1], strides=[2, 1])` is 3, as with stride 1).
 
     Args:
         kernel_sizes: Kernel size of each layer, first layer first; at least one.
@@ -178,7 +186,7 @@ def receptive_field(
         dilations: Dilation of each layer (default: all 1); same length.
 
     Returns:
-        The receptive field along one dimension, in input positions.
+        The length of the receptive field along one dimension, in input positions.
 
     Raises:
         TypeError: If an argument is not a sequence (a single int is not), or an entry
@@ -188,16 +196,22 @@ def receptive_field(
 
     Examples:
         Two 3-tap layers see 5 inputs at stride 1; a stride of 2 in the first layer
-        makes it 7:
+        makes it 7 (no gaps: the stride is smaller than the kernel). A dilated kernel
+        spans more inputs than it reads:
 
         >>> receptive_field([3, 3])
         5
         >>> receptive_field([3, 3], strides=[2, 1])
         7
+        >>> receptive_field([3], dilations=[2])   # 3 taps, 2 apart: inputs 0, 2, 4
+        5
         >>> receptive_field(3)
         Traceback (most recent call last):
         ...
         TypeError: kernel_sizes must be a sequence of integers, one per layer, got 3 (int)
+
+    Equation:
+        notes/cnn.md#eq:cnn-receptive-field
 
     References:
         W. Luo, Y. Li, R. Urtasun and R. Zemel, "Understanding the Effective Receptive

@@ -91,8 +91,12 @@ def bernoulli_pmf(y: ArrayLike, theta: float) -> float | np.ndarray:
             ...
         ValueError: theta must be a probability in [0, 1], got 1.3
 
+    Equation:
+        notes/probability.md#eq:prob-bernoulli-pmf
+
     References:
-        Notes, section 1.6.1, Definition 1.12. Murphy, PML: An Introduction, section 2.4.
+        Notes, section 1.6.1, Definition 1.12.
+        Murphy (2022), *Probabilistic Machine Learning: An Introduction*, section 2.4.
     """
     theta = _check_theta(theta)
     values = _check_y(y)
@@ -127,8 +131,12 @@ def binomial_pmf(y: ArrayLike, n: int, theta: float) -> float | np.ndarray:
             ...
         ValueError: n must be a non-negative integer, got -1
 
+    Equation:
+        notes/probability.md#eq:prob-binomial-pmf
+
     References:
-        Notes, section 1.6, Definition 1.11. Murphy, PML: An Introduction, section 2.4.
+        Notes, section 1.6, Definition 1.11.
+        Murphy (2022), *Probabilistic Machine Learning: An Introduction*, section 2.4.
     """
     n = _check_count(n, "n")
     theta = _check_theta(theta)
@@ -174,8 +182,13 @@ def poisson_pmf(y: ArrayLike, lam: float) -> float | np.ndarray:
             ...
         ValueError: lam must be a non-negative finite number, got -1.0
 
+    Equation:
+        notes/probability.md#eq:prob-poisson-pmf
+
     References:
-        Notes, section 1.7, Definition 1.13. Murphy, PML: An Introduction, ch. 2.
+        Notes, section 1.7, Definition 1.13. Murphy (2022), *Probabilistic Machine
+        Learning: An Introduction*, ch. 2, the chapter the notes follow (as the page
+        cites it).
     """
     lam = _check_lam(lam)
     values = _check_y(y)
@@ -213,8 +226,12 @@ def geometric_pmf(y: ArrayLike, theta: float) -> float | np.ndarray:
             ...
         ValueError: theta must be a probability in (0, 1], got 0.0
 
+    Equation:
+        notes/probability.md#eq:prob-geometric-pmf
+
     References:
-        Notes, section 1.8, Definition 1.14 (corrected). Murphy, PML: An Introduction,
+        Notes, section 1.8, Definition 1.14 (corrected).
+        Murphy (2022), *Probabilistic Machine Learning: An Introduction*,
         ch. 2. Same parameterisation as `scipy.stats.geom`.
     """
     theta = _check_theta(theta, low_open=True)
@@ -243,7 +260,8 @@ def bernoulli_mean_var(theta: float) -> tuple[float, float]:
         (0.5, 0.25)
 
     References:
-        Notes, section 1.6.1. Murphy, PML: An Introduction, section 2.4.
+        Notes, section 1.6.1.
+        Murphy (2022), *Probabilistic Machine Learning: An Introduction*, section 2.4.
     """
     theta = _check_theta(theta)
     return theta, theta * (1.0 - theta)
@@ -275,9 +293,13 @@ def binomial_mean_var(n: int, theta: float) -> tuple[float, float]:
         >>> tuple(round(float(m), 12) for m in stats.binom.stats(10, 0.3))
         (3.0, 2.1)
 
+    Equation:
+        notes/probability.md#eq:prob-binomial-mean
+        notes/probability.md#eq:prob-binomial-var
+
     References:
-        Notes, section 1.6, Definition 1.11, equations (25)-(26). Murphy, PML: An
-        Introduction, section 2.4.
+        Notes, section 1.6, Definition 1.11. Murphy (2022),
+        *Probabilistic Machine Learning: An Introduction*, section 2.4.
     """
     n = _check_count(n, "n")
     theta = _check_theta(theta)
@@ -303,9 +325,12 @@ def poisson_mean_var(lam: float) -> tuple[float, float]:
         >>> tuple(float(m) for m in stats.poisson.stats(4.0))
         (4.0, 4.0)
 
+    Equation:
+        notes/probability.md#eq:prob-poisson-moments
+
     References:
-        Notes, section 1.7, Definition 1.13, equation (29). Murphy, PML: An
-        Introduction, ch. 2.
+        Notes, section 1.7, Definition 1.13. Murphy (2022),
+        *Probabilistic Machine Learning: An Introduction*, ch. 2.
     """
     lam = _check_lam(lam)
     return lam, lam
@@ -333,9 +358,13 @@ def geometric_mean_var(theta: float) -> tuple[float, float]:
         >>> geometric_mean_var(1e-200)        # the variance 1e400 is not a float
         (1e+200, inf)
 
+    Equation:
+        notes/probability.md#eq:prob-geometric-mean
+        notes/probability.md#eq:prob-geometric-var
+
     References:
-        Notes, section 1.8, Definition 1.14, equations (31)-(32). Murphy, PML: An
-        Introduction, ch. 2.
+        Notes, section 1.8, Definition 1.14. Murphy (2022),
+        *Probabilistic Machine Learning: An Introduction*, ch. 2.
     """
     theta = _check_theta(theta, low_open=True)
     with np.errstate(over="ignore"):  # the variance overflows to inf below theta ~ 1e-154
@@ -372,7 +401,7 @@ def pmf_mean_var(support: ArrayLike, probabilities: ArrayLike) -> tuple[float, f
         [4.0, 12.0]
 
     References:
-        Murphy, PML: An Introduction, ch. 2 (moments).
+        Murphy (2022), *Probabilistic Machine Learning: An Introduction*, ch. 2 (moments).
     """
     y = V.real_array(support, "support", what="a 1-D array of real numbers")
     p = V.real_array(probabilities, "probabilities", what="a 1-D array of probabilities")

@@ -2,8 +2,8 @@ r"""Linear algebra of the notes: distances, projection, Gram–Schmidt, diagonal
 
 What the notes teach is written out here: the distance formulas (Definitions 2.1–2.4,
 in vector form and in the scalar forms the notes give), the orthogonal projection onto
-a span (Definition 2.7), the Gram–Schmidt process (section 2.2.1) and the check that
-a matrix is diagonalizable (section 2.3.2). What a well-kept library already computes
+a span (Definition 2.7), the Gram–Schmidt process (section 2.2.1) and a numerical
+check that a matrix is diagonalizable (section 2.3.2). What a well-kept library already computes
 is called, not rewritten: the rank is `numpy.linalg.matrix_rank`, a basis of the range
 and of the nullspace are `scipy.linalg.orth` and `scipy.linalg.null_space`,
 eigenvalues and eigenvectors are `numpy.linalg.eig`.
@@ -183,9 +183,14 @@ def gram_schmidt(X: ArrayLike, normalize: bool = True, *, rtol: float = _DEPENDE
 
     Raises:
         ValueError: If `X` is not 1-D or 2-D, is empty, has NaN or ±inf entries, or
-            its columns are linearly dependent (a column is, to relative tolerance
-            `rtol`, a combination of the previous ones; this includes a zero column
-            and more columns than rows), or `rtol` is not in $(0, 1)$.
+            its columns are dependent to relative tolerance `rtol` (what is left of a
+            column after the projections is shorter than `rtol` times its length; this
+            includes a zero column and more columns than rows), or `rtol` is not in
+            $(0, 1)$. The test is numerical: it refuses some independent columns
+            that are nearly dependent, e.g. the $10 \times 10$ Hilbert matrix
+            (invertible, condition number $1.6 \times 10^{13}$: column 9 keeps less
+            than $10^{-10}$ of its length); with `rtol=1e-12` it passes, and
+            $\max|Q^\top Q - I|$ is $2 \times 10^{-16}$.
         TypeError: If `X` holds something other than real numbers (booleans,
             complex numbers, strings, None).
 
@@ -212,11 +217,15 @@ def gram_schmidt(X: ArrayLike, normalize: bool = True, *, rtol: float = _DEPENDE
         >>> gram_schmidt([[1.0, 2.0], [1.0, 2.0]])
         Traceback (most recent call last):
         ...
-        ValueError: X has linearly dependent columns: column 1 is a combination of columns 0..0
+        ValueError: X has linearly dependent columns: column 1 is, to relative tolerance rtol=1e-10, a combination of columns 0..0
+
+    Equation:
+        notes/linear-algebra.md#eq:la-gs-i
+        notes/linear-algebra.md#eq:la-gs-proj
 
     References:
-        Notes, section 2.2.1 "The Gram-Schmidt Process for Orthogonalization",
-        equations (45)–(51) (corrected: the projection divides by
+        Notes, section 2.2.1 "The Gram-Schmidt Process for Orthogonalization"
+        (corrected: the projection divides by
         $\|\mathbf{v}_j\|_2^2$). Strang, *Introduction to Linear Algebra*, 5th ed.,
         section 4.4.
     """
@@ -249,8 +258,8 @@ def gram_schmidt(X: ArrayLike, normalize: bool = True, *, rtol: float = _DEPENDE
                 v -= _proj(v, out[:, j])
         if np.linalg.norm(v) <= rtol * np.linalg.norm(arr[:, i]):
             raise ValueError(
-                f"X has linearly dependent columns: column {i} is a combination of "
-                f"columns 0..{i - 1}"
+                f"X has linearly dependent columns: column {i} is, to relative tolerance "
+                f"rtol={rtol:g}, a combination of columns 0..{i - 1}"
             )
         out[:, i] = v
     if normalize:
@@ -320,6 +329,9 @@ def project(y: ArrayLike, A: ArrayLike) -> np.ndarray:
         ...
         ValueError: mismatched dimensions: y has 2 rows, A has 3 rows
 
+    Equation:
+        notes/linear-algebra.md#eq:la-projection
+
     References:
         Notes, section 2.2, Definition 2.7 "Linear Projection" and the observation
         after it. Strang, *Introduction to Linear Algebra*, 5th ed., sections 4.2
@@ -369,8 +381,11 @@ def distance_point_point(p: ArrayLike, q: ArrayLike) -> float:
         >>> distance_point_point([0.0, 0.0, 0.0], [1.0, 2.0, 2.0])
         3.0
 
+    Equation:
+        notes/linear-algebra.md#eq:la-point-point
+
     References:
-        Notes, section 2.1, Definition 2.1, equation (33). Strang, *Introduction to
+        Notes, section 2.1, Definition 2.1. Strang, *Introduction to
         Linear Algebra*, 5th ed., section 1.2.
     """
     p_arr, q_arr = _vector(p, "p"), _vector(q, "q")
@@ -402,8 +417,11 @@ def distance_point_point_scalar(x1: float, y1: float, x2: float, y2: float) -> f
         >>> distance_point_point_scalar(1.0, 2.0, 4.0, 6.0)
         5.0
 
+    Equation:
+        notes/linear-algebra.md#eq:la-point-point-scalar
+
     References:
-        Notes, section 2.1, Definition 2.1, equation (34).
+        Notes, section 2.1, Definition 2.1.
     """
     x1, y1, x2, y2 = _scalars(x1=x1, y1=y1, x2=x2, y2=y2)
     return math.hypot(x2 - x1, y2 - y1)  # a difference overflows only if the distance does
@@ -438,8 +456,11 @@ def distance_point_plane(p: ArrayLike, q: ArrayLike, normal: ArrayLike) -> float
         >>> distance_point_plane_scalar(0.0, 0.0, 0.0, 1.0, 2.0, 2.0, -6.0)
         2.0
 
+    Equation:
+        notes/linear-algebra.md#eq:la-point-plane
+
     References:
-        Notes, section 2.1, Definition 2.2, equation (35). Strang, *Introduction to
+        Notes, section 2.1, Definition 2.2. Strang, *Introduction to
         Linear Algebra*, 5th ed., section 4.2.
     """
     p_arr, q_arr, n_arr = _vector(p, "p"), _vector(q, "q"), _vector(normal, "normal")
@@ -483,8 +504,11 @@ def distance_point_plane_scalar(
         >>> distance_point_plane_scalar(0.0, 0.0, 1.0, 0.0, 0.0, 1e-200, 0.0)  # tiny normal
         1.0
 
+    Equation:
+        notes/linear-algebra.md#eq:la-point-plane-scalar
+
     References:
-        Notes, section 2.1, Definition 2.2, equation (36).
+        Notes, section 2.1, Definition 2.2.
     """
     x0, y0, z0, a, b, c, d = _scalars(x0=x0, y0=y0, z0=z0, a=a, b=b, c=c, d=d)
     if a == b == c == 0:
@@ -500,7 +524,8 @@ def distance_point_line(p: ArrayLike, q: ArrayLike, u: ArrayLike) -> float:
     The distance is the length of the part of $\vec{PQ} = Q - P$ orthogonal to the
     line, $\|\vec{PQ} - \operatorname{proj}(\vec{PQ}, \vec{u})\|_2$, which in
     $\mathbb{R}^3$ equals the notes' $\|\vec{PQ} \times \vec{u}\|_2 / \|\vec{u}\|_2$
-    (the cross product exists only in $\mathbb{R}^3$; this form works in any dimension).
+    (the notes' formula needs a cross product, which `numpy.cross` computes in
+    $\mathbb{R}^3$ only; this form needs none and works in any dimension).
 
     Args:
         p: Point $P$, shape `(n,)`.
@@ -531,8 +556,11 @@ def distance_point_line(p: ArrayLike, q: ArrayLike, u: ArrayLike) -> float:
         >>> round(distance_point_line_scalar(1.0, 0.0, 1.0, -1.0, 1.0), 6)
         1.414214
 
+    Equation:
+        notes/linear-algebra.md#eq:la-point-line
+
     References:
-        Notes, section 2.1, Definition 2.3, equations (37) and (38). Strang,
+        Notes, section 2.1, Definition 2.3. Strang,
         *Introduction to Linear Algebra*, 5th ed., section 4.2.
     """
     p_arr, q_arr, u_arr = _vector(p, "p"), _vector(q, "q"), _vector(u, "u")
@@ -569,8 +597,11 @@ def distance_point_line_scalar(x0: float, y0: float, a: float, b: float, c: floa
         >>> distance_point_line_scalar(3.0, 4.0, 0.0, 1.0, 0.0)
         4.0
 
+    Equation:
+        notes/linear-algebra.md#eq:la-point-line-scalar
+
     References:
-        Notes, section 2.1, Definition 2.3, equation (38).
+        Notes, section 2.1, Definition 2.3.
     """
     x0, y0, a, b, c = _scalars(x0=x0, y0=y0, a=a, b=b, c=c)
     if a == b == 0:
@@ -602,8 +633,10 @@ def distance_line_line(p: ArrayLike, u: ArrayLike, q: ArrayLike, v: ArrayLike) -
     Raises:
         TypeError: If a vector holds something other than real numbers.
         ValueError: If the vectors have different lengths or hold NaN or ±inf, a
-            direction is zero, or the lines are parallel ($\vec{u}\times\vec{v} = \vec{0}$, where the formula
-            divides by zero; the distance between parallel lines is
+            direction is zero, or the lines are parallel or nearly so ($\vec{u}$ and
+            $\vec{v}$ are dependent to [`gram_schmidt`][mlnotes.linalg.gram_schmidt]'s
+            tolerance; in $\mathbb{R}^3$, $\vec{u}\times\vec{v} = \vec{0}$, where the
+            notes' formula divides by zero; the distance between parallel lines is
             `distance_point_line(p, q, v)`).
 
     Examples:
@@ -624,8 +657,11 @@ def distance_line_line(p: ArrayLike, u: ArrayLike, q: ArrayLike, v: ArrayLike) -
         ...
         ValueError: the lines are parallel (u = [1.0, 0.0, 0.0], v = [3.0, 0.0, 0.0]): u x v = 0, use distance_point_line(p, q, v)
 
+    Equation:
+        notes/linear-algebra.md#eq:la-line-line
+
     References:
-        Notes, section 2.1, Definition 2.4, equation (39). Strang, *Introduction to
+        Notes, section 2.1, Definition 2.4. Strang, *Introduction to
         Linear Algebra*, 5th ed., section 4.3 (least squares).
     """
     p_arr, u_arr = _vector(p, "p"), _vector(u, "u")
@@ -653,7 +689,7 @@ def distance_line_line_scalar(
     $k(a_2, b_2) = (a_1, b_1)$; then the distance is
     $\dfrac{|c_1 - k c_2|}{\sqrt{a_1^2 + b_1^2}}$ with
     $k = \dfrac{a_1 a_2 + b_1 b_2}{a_2^2 + b_2^2}$. The factor $k$ is negative when the
-    two normals point in opposite directions; the notes' equation (40) uses
+    two normals point in opposite directions; the notes' scalar form uses
     $k = \sqrt{a_1^2 + b_1^2} / \sqrt{a_2^2 + b_2^2}$, which is always positive and
     wrong in that case. Evaluated exactly in rational arithmetic and rounded once at
     the end.
@@ -682,8 +718,12 @@ def distance_line_line_scalar(
         >>> distance_line_line_scalar(1.0, 0.0, -1.0, -1.0, 0.0, 3.0)
         2.0
 
+    Equation:
+        notes/linear-algebra.md#eq:la-line-line-scalar
+        notes/linear-algebra.md#eq:la-line-line-normalized
+
     References:
-        Notes, section 2.1, Definition 2.4, equations (40) and (41) (corrected).
+        Notes, section 2.1, Definition 2.4 (corrected).
     """
     a1, b1, c1, a2, b2, c2 = _scalars(a1=a1, b1=b1, c1=c1, a2=a2, b2=b2, c2=c2)
     if a1 == b1 == 0:
@@ -712,26 +752,32 @@ def diagonalize(A: ArrayLike, cond_max: float = 1e10) -> tuple[np.ndarray, np.nd
     `numpy.linalg.eig` returns $\mathbf{A}\mathbf{U} = \mathbf{U}\Lambda$ for every
     square matrix, but when $\mathbf{A}$ has fewer than $n$ independent eigenvectors
     (it is *defective*) the returned $\mathbf{U}$ is singular, or nearly so, and
-    $\mathbf{U}\Lambda\mathbf{U}^{-1}$ is not $\mathbf{A}$. This function checks that
-    $\mathbf{U}$ is invertible (its condition number is below `cond_max`) and raises
-    otherwise.
+    $\mathbf{U}\Lambda\mathbf{U}^{-1}$ is not $\mathbf{A}$. This function raises when
+    the condition number of the computed $\mathbf{U}$ exceeds `cond_max`. That is a
+    numerical test, not a proof of (non-)diagonalizability: it refuses some
+    diagonalizable matrices whose eigenvectors are nearly parallel
+    ($[[1, 1], [0, 1 + 10^{-12}]]$, distinct eigenvalues, $\operatorname{cond}(\mathbf{U})
+    \approx 2 \times 10^{12}$), and it accepts some defective ones whose computed
+    eigenvectors rounding has pulled apart ($[[3, 1], [-1, 1]]$, the double eigenvalue 2
+    with one eigenvector direction, gives $\operatorname{cond}(\mathbf{U}) \approx
+    10^{8}$ and rebuilds $\mathbf{A}$ to $10^{-8}$).
 
-    Eigenvalues and eigenvectors are complex in general (a rotation of the plane has
-    none that are real); they are returned as real arrays when all imaginary parts are
-    zero.
+    Eigenvalues and eigenvectors are complex in general (a rotation of the plane by an
+    angle other than $0$ and $\pi$ has none that are real); they are returned as real
+    arrays when all imaginary parts are zero.
 
     Args:
         A: Square matrix, shape `(n, n)`.
-        cond_max: Largest condition number of $\mathbf{U}$ accepted as invertible.
+        cond_max: Largest condition number of $\mathbf{U}$ accepted.
 
     Returns:
         `(eigenvalues, U)`: eigenvalues of shape `(n,)` and the matrix `(n, n)` whose
             column `i` is a unit eigenvector for `eigenvalues[i]`.
 
     Raises:
-        ValueError: If `A` is not square or holds NaN or ±inf, is not diagonalizable
-            (its eigenvectors are linearly dependent), or `cond_max` is not a finite
-            number >= 1.
+        ValueError: If `A` is not square or holds NaN or ±inf, the computed
+            $\mathbf{U}$ has a condition number above `cond_max` (or infinite), or
+            `cond_max` is not a finite number >= 1.
         TypeError: If `A` holds something other than real numbers: a complex matrix
             is rejected, not cast to its real part.
 
@@ -749,7 +795,10 @@ def diagonalize(A: ArrayLike, cond_max: float = 1e10) -> tuple[np.ndarray, np.nd
         >>> diagonalize([[1.0, 1.0], [0.0, 1.0]])
         Traceback (most recent call last):
         ...
-        ValueError: A is not diagonalizable: its eigenvectors are linearly dependent, A = [[1.0, 1.0], [0.0, 1.0]]
+        ValueError: A is not diagonalizable to working precision: the eigenvector matrix U from numpy.linalg.eig has condition number ... > cond_max = 1e+10, A = [[1.0, 1.0], [0.0, 1.0]]
+
+    Equation:
+        notes/linear-algebra.md#eq:la-eigen
 
     References:
         Notes, section 2.3.2 "Matrix Diagonalization". Strang, *Introduction to
@@ -763,7 +812,9 @@ def diagonalize(A: ArrayLike, cond_max: float = 1e10) -> tuple[np.ndarray, np.nd
     cond = np.linalg.cond(U)
     if not np.isfinite(cond) or cond > cond_max:
         raise ValueError(
-            f"A is not diagonalizable: its eigenvectors are linearly dependent, A = {arr.tolist()}"
+            "A is not diagonalizable to working precision: the eigenvector matrix U from "
+            f"numpy.linalg.eig has condition number {cond:.3g} > cond_max = {cond_max:g}, "
+            f"A = {arr.tolist()}"
         )
     if np.iscomplexobj(lam) and np.all(lam.imag == 0) and np.all(U.imag == 0):
         lam, U = lam.real, U.real

@@ -3,8 +3,10 @@
 Every figure on the site is drawn twice, once under [`style("light")`][mlnotes.plotting.style]
 and once under `style("dark")`, by `scripts/site/build_figures.py`. Scripts take their colours
 from the style's cycle (`"C0"`, `"C1"`, ...) or from [`PALETTE`][mlnotes.plotting.PALETTE],
-so that both variants stay readable: the palette is the Okabe–Ito colour-blind safe set,
-with the darkest colour replaced by one that shows on the dark background.
+so that both variants stay readable: the palette is the Okabe–Ito colour-blind safe set
+without its black, with orange, sky blue and yellow darkened so that every colour has at
+least 3:1 contrast against both backgrounds; the dark theme's cycle uses the original
+seven colours.
 
 Examples:
     >>> import matplotlib.pyplot as plt

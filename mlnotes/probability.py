@@ -95,8 +95,12 @@ def normal_pdf(x: ArrayLike, mu: float = 0.0, sigma: float = 1.0) -> float | np.
             ...
         ValueError: sigma must be positive and finite, got 0
 
+    Equation:
+        notes/probability.md#eq:prob-normal-pdf
+
     References:
-        Notes, section 1.5, Definition 1.10. Murphy, PML: An Introduction, section 2.6.
+        Notes, section 1.5, Definition 1.10.
+        Murphy (2022), *Probabilistic Machine Learning: An Introduction*, section 2.6.
     """
     mu, sigma = _check_location_scale(mu, sigma)
     x_array = _real_array(x, "x")
@@ -136,8 +140,12 @@ def normal_cdf(x: ArrayLike, mu: float = 0.0, sigma: float = 1.0) -> float | np.
             ...
         ValueError: x must not contain NaN, got nan
 
+    Equation:
+        notes/probability.md#eq:prob-normal-interval
+
     References:
-        Notes, section 1.5.1, Definition 1.9. Murphy, PML: An Introduction, section 2.6.
+        Notes, section 1.5.1, Definition 1.9.
+        Murphy (2022), *Probabilistic Machine Learning: An Introduction*, section 2.6.
     """
     mu, sigma = _check_location_scale(mu, sigma)
     x_array = _real_array(x, "x")
@@ -178,7 +186,8 @@ def normal_ppf(q: ArrayLike, mu: float = 0.0, sigma: float = 1.0) -> float | np.
         ValueError: q must be a probability in [0, 1], got 1.5
 
     References:
-        Notes, sections 1.2 and 1.5.2. Murphy, PML: An Introduction, section 2.2.2.
+        Notes, sections 1.2 and 1.5.2.
+        Murphy (2022), *Probabilistic Machine Learning: An Introduction*, section 2.2.2.
     """
     mu, sigma = _check_location_scale(mu, sigma)
     q_array = _check_probability(q, "q")
@@ -220,8 +229,12 @@ def central_interval(coverage: float = 0.95, mu: float = 0.0, sigma: float = 1.0
             ...
         ValueError: coverage must be a probability in [0, 1], got 95
 
+    Equation:
+        notes/probability.md#eq:prob-normal-interval
+
     References:
-        Notes, section 1.2. Murphy, PML: An Introduction, section 2.2.2.
+        Notes, section 1.2.
+        Murphy (2022), *Probabilistic Machine Learning: An Introduction*, section 2.2.2.
     """
     alpha = 1.0 - V.probability(coverage, "coverage")
     mu, sigma = _check_location_scale(mu, sigma)
@@ -284,8 +297,12 @@ def marginal(joint: ArrayLike, axis: int) -> np.ndarray:
             ...
         ValueError: joint must sum to 1, got a table summing to 2.0
 
+    Equation:
+        notes/probability.md#eq:prob-sum-rule
+
     References:
-        Notes, section 1.3, Definition 1.2. Murphy, PML: An Introduction, ch. 2.
+        Notes, section 1.3, Definition 1.2.
+        Murphy (2022), *Probabilistic Machine Learning: An Introduction*, ch. 2.
     """
     table = _check_joint(joint)
     axis = V.integer(axis, "axis")
@@ -333,8 +350,12 @@ def is_independent(joint: ArrayLike, rtol: float = 1e-9, atol: float = 2.2250738
             ...
         ValueError: joint must not have negative entries, got [[0.6, -0.1], [0.2, 0.3]]
 
+    Equation:
+        notes/probability.md#eq:prob-independence
+
     References:
-        Notes, section 1.3, Definition 1.3. Murphy, PML: An Introduction, ch. 2.
+        Notes, section 1.3, Definition 1.3.
+        Murphy (2022), *Probabilistic Machine Learning: An Introduction*, ch. 2.
     """
     table = _check_joint(joint)
     rtol = V.real(rtol, "rtol", low=0.0, high=1.0, high_open=True)
@@ -391,6 +412,8 @@ def bayes_posterior(prior: ArrayLike, likelihood: ArrayLike) -> np.ndarray:
         ValueError: If an input is not 1-D, holds a value outside $[0, 1]$ or NaN,
             the lengths differ, `prior` does not sum to 1, or the observation is
             impossible ($p(Y = y) = 0$).
+        TypeError: If an input holds something other than real numbers (strings,
+            None, complex numbers, a list of booleans).
 
     Examples:
         A test with 90% sensitivity and 80% specificity for a condition of
@@ -410,8 +433,12 @@ def bayes_posterior(prior: ArrayLike, likelihood: ArrayLike) -> np.ndarray:
             ...
         ValueError: the observation is impossible: p(Y = y) = sum(likelihood * prior) is 0
 
+    Equation:
+        notes/probability.md#eq:prob-bayes
+
     References:
-        Notes, section 1.4, Definition 1.8. Murphy, PML: An Introduction, section 2.3.
+        Notes, section 1.4, Definition 1.8.
+        Murphy (2022), *Probabilistic Machine Learning: An Introduction*, section 2.3.
     """
     prior = _check_vector(prior, "prior")
     likelihood = _check_vector(likelihood, "likelihood")
@@ -454,7 +481,7 @@ def monty_hall_posterior(chosen: int = 1, opened: int = 3) -> dict[int, Fraction
 
     The prize $Y$ is behind each door with prior $1/3$. The host never opens the
     contestant's door $C$ nor the prize door; when both other doors hide goats he
-    picks one of them at random. So the likelihood of the host opening door $h$ is
+    picks one of them uniformly at random. So the likelihood of the host opening door $h$ is
 
     $$p(H = h \mid Y = y, C = c) = \begin{cases}
         1/2 & y = c \text{ (two goat doors to choose from)} \\
@@ -488,9 +515,15 @@ def monty_hall_posterior(chosen: int = 1, opened: int = 3) -> dict[int, Fraction
             ...
         ValueError: opened must differ from chosen (the host never opens the contestant's door), got chosen=2, opened=2
 
+    Equation:
+        notes/probability.md#eq:prob-mh-1-2
+        notes/probability.md#eq:prob-mh-1-3
+        notes/probability.md#eq:prob-mh-2-3
+        notes/probability.md#eq:prob-mh-3-2
+
     References:
-        Notes, section 1.4.1, Question 1, equations (15)-(18). Murphy, PML: An
-        Introduction, section 2.3.2.
+        Notes, section 1.4.1, Question 1. Murphy (2022),
+        *Probabilistic Machine Learning: An Introduction*, section 2.3.2.
     """
     chosen = _check_door(chosen, "chosen")
     opened = _check_door(opened, "opened")
@@ -517,7 +550,8 @@ def monty_hall_wins(n_games: int, switch: bool, seed: int = 0) -> np.ndarray:
     r"""Play `n_games` Monty Hall games and say which ones the contestant won.
 
     Each game draws the prize door and the contestant's first choice uniformly at
-    random; the host opens a door that is neither (at random when he can choose);
+    random; the host opens a door that is neither (uniformly at random, a fair coin
+    flip, when he can choose);
     the contestant then keeps the first door or switches to the remaining one.
     With the same `seed`, the staying and the switching contestant play the same
     games, so exactly one of them wins each game.

@@ -105,6 +105,62 @@ def test_every_equation_named_in_mlnotes_exists():
     assert apparatus.validate_equation_refs(refs, ROOT / "docs") == []
 
 
+_POST, _PROB, _LA, _CNN = (
+    "blog/posts/sinusoidal-embeddings.md",
+    "notes/probability.md",
+    "notes/linear-algebra.md",
+    "notes/cnn.md",
+)
+
+#: The functions of `mlnotes` that compute a numbered equation of a page, and its labels
+#: (issue 12; the mapping is /work/notes/equations-plan.md's, plus distance_at_offset).
+COMPUTED_EQUATIONS = {
+    "mlnotes.embeddings.frequencies": {(_POST, "eq:se-vector")},
+    "mlnotes.embeddings.sinusoidal_embeddings": {
+        (_POST, "eq:se-def-sin"), (_POST, "eq:se-def-cos"), (_POST, "eq:se-vector")
+    },
+    "mlnotes.embeddings.SinusoidalEmbeddings": {(_POST, "eq:se-vector")},
+    "mlnotes.embeddings.shift_matrix": {(_POST, "eq:se-M")},
+    "mlnotes.embeddings.distance_at_offset": {(_POST, "eq:se-distance-offset")},
+    "mlnotes.probability.normal_pdf": {(_PROB, "eq:prob-normal-pdf")},
+    "mlnotes.probability.normal_cdf": {(_PROB, "eq:prob-normal-interval")},
+    "mlnotes.probability.central_interval": {(_PROB, "eq:prob-normal-interval")},
+    "mlnotes.probability.marginal": {(_PROB, "eq:prob-sum-rule")},
+    "mlnotes.probability.is_independent": {(_PROB, "eq:prob-independence")},
+    "mlnotes.probability.bayes_posterior": {(_PROB, "eq:prob-bayes")},
+    "mlnotes.probability.monty_hall_posterior": {
+        (_PROB, f"eq:prob-mh-{which}") for which in ("1-2", "1-3", "2-3", "3-2")
+    },
+    "mlnotes.distributions.bernoulli_pmf": {(_PROB, "eq:prob-bernoulli-pmf")},
+    "mlnotes.distributions.binomial_pmf": {(_PROB, "eq:prob-binomial-pmf")},
+    "mlnotes.distributions.poisson_pmf": {(_PROB, "eq:prob-poisson-pmf")},
+    "mlnotes.distributions.geometric_pmf": {(_PROB, "eq:prob-geometric-pmf")},
+    "mlnotes.distributions.binomial_mean_var": {(_PROB, "eq:prob-binomial-mean"), (_PROB, "eq:prob-binomial-var")},
+    "mlnotes.distributions.poisson_mean_var": {(_PROB, "eq:prob-poisson-moments")},
+    "mlnotes.distributions.geometric_mean_var": {(_PROB, "eq:prob-geometric-mean"), (_PROB, "eq:prob-geometric-var")},
+    "mlnotes.linalg.distance_point_point": {(_LA, "eq:la-point-point")},
+    "mlnotes.linalg.distance_point_point_scalar": {(_LA, "eq:la-point-point-scalar")},
+    "mlnotes.linalg.distance_point_plane": {(_LA, "eq:la-point-plane")},
+    "mlnotes.linalg.distance_point_plane_scalar": {(_LA, "eq:la-point-plane-scalar")},
+    "mlnotes.linalg.distance_point_line": {(_LA, "eq:la-point-line")},
+    "mlnotes.linalg.distance_point_line_scalar": {(_LA, "eq:la-point-line-scalar")},
+    "mlnotes.linalg.distance_line_line": {(_LA, "eq:la-line-line")},
+    "mlnotes.linalg.distance_line_line_scalar": {(_LA, "eq:la-line-line-scalar"), (_LA, "eq:la-line-line-normalized")},
+    "mlnotes.linalg.project": {(_LA, "eq:la-projection")},
+    "mlnotes.linalg.gram_schmidt": {(_LA, "eq:la-gs-i"), (_LA, "eq:la-gs-proj")},
+    "mlnotes.linalg.diagonalize": {(_LA, "eq:la-eigen")},
+    "mlnotes.cnn.conv_output_size": {(_CNN, "eq:cnn-output-size")},
+    "mlnotes.cnn.receptive_field": {(_CNN, "eq:cnn-receptive-field")},
+}
+
+
+@pytest.mark.parametrize("function", sorted(COMPUTED_EQUATIONS))
+def test_every_function_that_computes_an_equation_names_it(function):
+    refs = apparatus.collect_equation_refs(ROOT / "mlnotes")
+    named = {(r.page, r.label) for r in refs if r.identifier == function}
+    assert named == COMPUTED_EQUATIONS[function], f"{function}'s Equation: section names {sorted(named)}"
+
+
 def test_computed_by_line_goes_after_the_block_with_its_indent():
     md = "Text\n\n    $$\n    \\begin{equation} x \\label{eq:a} \\end{equation}\n    $$\nNext\n"
     out = apparatus.add_computed_by(md, {"eq:a": ["pkg.mod.f"]})

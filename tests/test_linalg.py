@@ -146,7 +146,7 @@ def test_gram_schmidt_rejects_dependent_columns(X, data):
     [
         ([[0.0, 1.0], [0.0, 1.0]], "column 0 is zero, a combination of nothing"),
         ([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], "3 columns in R\\^2"),
-        ([[1.0, 2.0], [2.0, 4.0]], "column 1 is a combination of columns 0..0"),
+        ([[1.0, 2.0], [2.0, 4.0]], "column 1 is, to relative tolerance rtol=1e-10, a combination of columns 0..0"),
         (np.zeros((0, 2)), "X must be a non-empty"),
         (np.ones((2, 2, 2)), "X must be a non-empty 1-D or 2-D"),
         ([[1.0, np.nan], [0.0, 1.0]], "X must not contain NaN"),
@@ -385,12 +385,21 @@ def test_trace_is_the_sum_and_determinant_the_product_of_eigenvalues(A):
 
 
 def test_rank_is_not_the_number_of_nonzero_eigenvalues_in_general():
-    """The notes' property holds for diagonalizable matrices only."""
+    """The notes' property holds for every diagonalizable matrix, and not for every other.
+
+    The nilpotent N (not diagonalizable) has rank 1 and no non-zero eigenvalue; the
+    shear (not diagonalizable either) has rank 2 and the eigenvalues 1, 1, so it
+    satisfies the property: not being diagonalizable does not decide it.
+    """
     N = np.array([[0.0, 1.0], [0.0, 0.0]])
     assert np.linalg.matrix_rank(N) == 1
     np.testing.assert_array_equal(np.linalg.eigvals(N), [0.0, 0.0])
     with pytest.raises(ValueError, match="not diagonalizable"):
         diagonalize(N)
+    shear = np.array([[1.0, 1.0], [0.0, 1.0]])
+    assert np.linalg.matrix_rank(shear) == np.count_nonzero(np.linalg.eigvals(shear)) == 2
+    with pytest.raises(ValueError, match="not diagonalizable"):
+        diagonalize(shear)
 
 
 @settings(max_examples=200)
@@ -423,8 +432,10 @@ def test_triangular_and_diagonal_eigenvalues_are_the_diagonal(A, lower):
     np.testing.assert_allclose(np.sort(np.linalg.eigvals(D).real), np.sort(np.diag(A)))
 
 
-def test_triangular_eigenvectors_are_not_the_standard_basis():
-    """Only the eigenvalues are read off the diagonal, not the eigenvectors."""
+def test_a_triangular_matrix_can_have_an_eigenvector_off_the_standard_basis():
+    """The eigenvalues of a triangular matrix are its diagonal; its eigenvectors need
+    not be standard basis vectors: here e2 is not one (e1 is, as for every upper
+    triangular matrix, and a diagonal matrix has them all)."""
     T = np.array([[1.0, 1.0], [0.0, 2.0]])
     lam, U = diagonalize(T)
     e2 = np.array([0.0, 1.0])

@@ -616,3 +616,18 @@ def test_distance_at_offset_takes_tensors_of_any_real_dtype(dtype):
     k = torch.tensor([0, 1, 10], dtype=dtype)
     expected = embeddings.distance_at_offset([0.0, 1.0, 10.0], 16)
     assert torch.equal(embeddings.distance_at_offset(k, 16), expected)
+
+
+@pytest.mark.parametrize(
+    ("call", "value"),
+    [
+        (lambda v: probability.bayes_posterior([0.5, 0.5], v), [True, 1]),
+        (lambda v: linalg.gram_schmidt(v), [[True, 1.0], [0.0, 1.0]]),
+        (lambda v: linalg.distance_point_point(v, [0.0, 0.0]), (1, False)),
+        (lambda v: distributions.poisson_pmf(v, 1.0), [0, True]),
+    ],
+)
+def test_a_boolean_among_numbers_in_a_list_is_rejected(call, value):
+    """NumPy makes [True, 1] an integer array; the validation layer still sees the bool."""
+    with pytest.raises(TypeError, match="not booleans"):
+        call(value)

@@ -99,7 +99,9 @@ print("idempotent:", np.allclose(project(p, A), p))
 # The correct process gives $\mathbf{Q}^\top\mathbf{Q} = \mathbf{I}$ and an
 # upper-triangular $\mathbf{R} = \mathbf{Q}^\top\mathbf{X}$ (the nested spans agree). The
 # notes' projection $\frac{\mathbf{x}\cdot\mathbf{v}}{\|\mathbf{v}\|_2}\mathbf{v}$ breaks
-# orthogonality unless every $\mathbf{v}_j$ happens to have length 1.
+# orthogonality in general: $\mathbf{v}_2$, for one, comes out orthogonal to
+# $\mathbf{v}_1$ only if $\|\mathbf{v}_1\|_2 = 1$ or $\mathbf{x}_2$ was orthogonal to it
+# already ($\mathbf{v}_2 \cdot \mathbf{v}_1 = (\mathbf{x}_2 \cdot \mathbf{v}_1)(1 - \|\mathbf{v}_1\|_2)$).
 
 # %%
 def gram_schmidt_notes(X):
@@ -125,7 +127,9 @@ print("notes', max |V^T V - I|:    ", np.abs(V_notes.T @ V_notes - np.eye(4)).ma
 # ## Eigenvalues: the properties
 #
 # Trace and determinant hold for every square matrix (complex eigenvalues included);
-# the rank property only for diagonalizable ones.
+# the rank property (rank = number of non-zero eigenvalues) for every diagonalizable
+# one, but not for every other: it fails for the nilpotent $\mathbf{N}$ below and holds
+# for the shear, neither of them diagonalizable.
 
 # %%
 for _ in range(3):
