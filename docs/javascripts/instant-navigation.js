@@ -33,7 +33,7 @@
 
   // Previews, where Material shows none: the root Material's sitemap names (site_url, the
   // canonical link less this page's path, on this page's protocol and host name) is not
-  // where the site is served. The preview is built as Material builds it (9.8.1,
+  // where the site is served, or there is none (no site_url: the sitemap names no page). The preview is built as Material builds it (9.8.1,
   // components/content/link/index.ts): the link's target in its fetched page, copied into
   // an <h3> with the rest of its section, in a `.md-tooltip2` (Material's styles), on mouse
   // hover and keyboard focus; a tap simply navigates. apparatus.js typesets it.
@@ -41,7 +41,7 @@
   const here = location.pathname.slice(root.pathname.length);
   const siteUrl = canonical && canonical.href.endsWith(here) && new URL(canonical.href.slice(0, canonical.href.length - here.length));
   if (siteUrl) Object.assign(siteUrl, { protocol: location.protocol, hostname: location.hostname });
-  if (siteUrl && siteUrl.href !== root.href && location.protocol !== "file:" && !window.mlnotesPreviews) {
+  if (!(siteUrl && siteUrl.href === root.href) && location.protocol !== "file:" && !window.mlnotesPreviews) {
     window.mlnotesPreviews = true;  // notebook pages load the site's scripts twice
     const pages = new Map();  // page URL -> its parsed document
     let shown = null;         // { link, node, timer }
