@@ -6,7 +6,7 @@ post "Transformers Breakdown: Sinusoidal Embeddings" defines it (Definition 1.1)
 $$SE_{(pos, 2i)} = \sin(pos\,\omega_i), \qquad SE_{(pos, 2i+1)} = \cos(pos\,\omega_i),
 \qquad \omega_i = \text{base}^{-2i/d},$$
 
-for positions $0 \le pos < \mathit{max\_pos}$ and $0 \le i < d/2$, with $d$ = `embed_dim`
+for positions $0 \le pos < \text{max\_pos}$ and $0 \le i < d/2$, with $d$ = `embed_dim`
 and base $= 10000$. The angles are computed in float64 and only then cast to the
 requested dtype. A float32 table is then off by at most $2^{-25} + pos \cdot 2^{-52}$
 (checked against mpmath for $d$ from 2 to 4096 and positions up to $10^{15}$). Up to

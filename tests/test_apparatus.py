@@ -78,6 +78,15 @@ def test_citation_leaves_code_links_and_footnotes_alone(bib):
     assert text == source and keys == []
 
 
+def test_citation_before_a_colon_mid_sentence_is_converted(bib):
+    text, keys = apparatus.cite("Two results [@solo2020, sec. 2]: one, then [@duo2019]:\n", bib, "x.md")
+    assert keys == ["solo2020", "duo2019"] and "[@" not in text
+    assert re.sub(r"<[^>]+>", "", text) == "Two results (Solo, 2020, sec. 2): one, then (Duo and Pair, 2019):\n"
+    # the label of a link reference definition (a line's start) is not a citation
+    source = "Text [x][@solo2020].\n\n[@solo2020]: https://example.org\n  [@duo2019]: https://example.org\n"
+    assert apparatus.cite(source, bib, "x.md") == (source, [])
+
+
 def test_references_list_sorted_by_author_with_ids(bib):
     out = apparatus.add_references("Text.\n", bib, ["trio2018", "solo2020", "duo2019"])
     assert "\n## References\n" in out
@@ -245,6 +254,25 @@ def test_equation_links_back_to_its_function(site):
     assert re.search(
         r'<a class="mlnotes-equation-link" data-preview href="../../notes/cnn/#eq:cnn-output-size">equation \(1\) of ', reference
     )
+
+
+# A page's text: the HTML without its code (listings, inline code), scripts and styles.
+NOT_TEXT = re.compile(r"<(pre|code|script|style)\b[^>]*>.*?</\1>", re.S | re.I)
+
+
+def test_no_page_shows_an_unconverted_citation(site):
+    """Every `[@key]` became a citation: none reaches a page's text (the strict build
+    fails on an unknown key, not on a citation the hook did not recognise)."""
+    import html
+
+    left = {}
+    for page in site.pages():
+        source = (site.path / page / "index.html").read_text(encoding="utf-8")
+        text = html.unescape(re.sub(r"<[^>]+>", "", NOT_TEXT.sub("", source)))
+        hits = re.findall(r".{0,40}\[-?@.{0,40}", text)
+        if hits:
+            left[page or "/"] = hits[:3]
+    assert not left, left
 
 
 def test_downloadable_notebooks_are_executed(site):

@@ -1,16 +1,21 @@
-// Instant navigation wherever the site is served (Material's `navigation.instant`).
+// Instant navigation and instant previews wherever the site is served (Material's
+// `navigation.instant`, and the `data-preview` links: material.extensions.preview and
+// the apparatus hook).
 //
-// Material intercepts a click only on a link listed in sitemap.xml, whose URLs are built
-// from `site_url`; it moves them onto the protocol and host name of the page, not its port
-// or path. Its maintainers' answer is that `site_url` must be the address the site is
-// served from (squidfunk/mkdocs-material#6704, #6792), so a copy served from anywhere
-// else (a local port, another folder) reloads the whole page on every click. A click that
-// Material left alone, on a link to a page of this site, is handed to Material's own
-// `location$` with the history entry Material would push.
+// Material navigates instantly to, and previews, only a link listed in sitemap.xml, whose
+// URLs are built from `site_url`; it moves them onto the protocol and host name of the
+// page, not its port or path. Its maintainers' answer is that `site_url` must be the
+// address the site is served from (squidfunk/mkdocs-material#6704, #6792), so a copy
+// served from anywhere else (a local port, another folder) reloads the whole page on
+// every click and shows no preview.
 {
   // The site's root, from the page this script was loaded with: instant navigation keeps
   // that page's configuration, whose `base` is relative to it.
   const root = new URL(JSON.parse(document.getElementById("__config").textContent).base, location.href);
+  const ownPage = url => url.origin === location.origin && url.pathname.startsWith(root.pathname);
+
+  // A click that Material left alone, on a link to a page of this site, is handed to
+  // Material's own `location$` with the history entry Material would push.
   document.addEventListener("click", ev => {
     if (ev.defaultPrevented || ev.button !== 0 || ev.metaKey || ev.ctrlKey || ev.shiftKey || ev.altKey) return;
     if (location.protocol === "file:" || !window.location$) return;  // as Material: no fetch from disk
@@ -18,11 +23,113 @@
     if (!link || link.target || link.hasAttribute("download")) return;
     const url = new URL(link.href);
     // pages (notes/cnn/), not files (figures, notebooks, the feed) nor anchors on this page
-    if (url.origin !== location.origin || !url.pathname.startsWith(root.pathname)) return;
+    if (!ownPage(url)) return;
     if (!url.pathname.endsWith("/") || url.pathname === location.pathname) return;
     ev.preventDefault();
     history.replaceState({ x: scrollX, y: scrollY }, "");
     history.pushState(null, "", url);
     window.location$.next(url);
   });
+
+  // Previews, where Material shows none: the root Material's sitemap names (site_url, the
+  // canonical link less this page's path, on this page's protocol and host name) is not
+  // where the site is served, or there is none (no site_url: the sitemap names no page). The preview is built as Material builds it (9.8.1,
+  // components/content/link/index.ts): the link's target in its fetched page, copied into
+  // an <h3> with the rest of its section, in a `.md-tooltip2` (Material's styles), on mouse
+  // hover and keyboard focus; a tap simply navigates. apparatus.js typesets it.
+  const canonical = document.querySelector('link[rel="canonical"]');
+  const here = location.pathname.slice(root.pathname.length);
+  const siteUrl = canonical && canonical.href.endsWith(here) && new URL(canonical.href.slice(0, canonical.href.length - here.length));
+  if (siteUrl) Object.assign(siteUrl, { protocol: location.protocol, hostname: location.hostname });
+  if (!(siteUrl && siteUrl.href === root.href) && location.protocol !== "file:" && !window.mlnotesPreviews) {
+    window.mlnotesPreviews = true;  // notebook pages load the site's scripts twice
+    const pages = new Map();  // page URL -> its parsed document
+    let shown = null;         // { link, node, timer }
+
+    const fetchPage = url => {
+      if (!pages.has(url)) {
+        pages.set(url, fetch(url).then(r => (r.ok ? r.text() : Promise.reject(r.status)))
+          .then(text => new DOMParser().parseFromString(text, "text/html")));
+      }
+      return pages.get(url).catch(() => null);
+    };
+
+    const place = (link, node) => {
+      const host = link.getBoundingClientRect();
+      const above = host.y >= innerHeight / 2;  // where there is more room, as Material
+      node.style.setProperty("--md-tooltip-host-x", `${host.x + scrollX}px`);
+      node.style.setProperty("--md-tooltip-host-y", `${host.y + scrollY}px`);
+      node.style.setProperty("--md-tooltip-x", `${host.width / 2}px`);
+      node.style.setProperty("--md-tooltip-y", `${above ? -16 - node.offsetHeight : 16 + host.height}px`);
+      node.classList.toggle("md-tooltip2--top", above);
+      node.classList.toggle("md-tooltip2--bottom", !above);
+    };
+
+    const hide = (delay = 250) => {
+      const entry = shown;
+      if (!entry) return;
+      clearTimeout(entry.timer);
+      entry.timer = setTimeout(() => {
+        if (shown === entry) shown = null;
+        if (!entry.node) return;
+        entry.node.classList.remove("md-tooltip2--active");
+        setTimeout(() => entry.node.remove(), 250);
+      }, delay);
+    };
+
+    const show = async link => {
+      if (shown && shown.link === link) return clearTimeout(shown.timer);
+      hide(0);
+      const entry = (shown = { link });
+      const url = new URL(link.href);
+      url.hash = "";
+      const doc = await fetchPage(url.href);
+      const target = doc && doc.querySelector(link.hash ? `article [id="${link.hash.slice(1)}"]` : "article h1");
+      if (!target || shown !== entry) return;
+      const heading = document.createElement("h3");
+      heading.innerHTML = target.innerHTML;
+      const inner = document.createElement("div");
+      inner.className = "md-tooltip2__inner md-typeset";
+      inner.append(heading);
+      for (let el = target.nextElementSibling; el && !/^H[1-6]$/.test(el.tagName); el = el.nextElementSibling) {
+        inner.append(el.cloneNode(true));
+      }
+      for (const el of inner.querySelectorAll("[href], [src]")) {
+        for (const key of ["href", "src"]) {
+          if (el.hasAttribute(key)) el.setAttribute(key, new URL(el.getAttribute(key), url).href);
+        }
+      }
+      const node = (entry.node = document.createElement("div"));
+      node.className = "md-tooltip2";
+      node.setAttribute("role", "dialog");
+      node.append(inner);
+      node.addEventListener("mouseenter", () => clearTimeout(entry.timer));
+      node.addEventListener("mouseleave", () => hide());
+      document.body.append(node);
+      place(link, node);
+      new ResizeObserver(() => place(link, node)).observe(inner);  // typeset math resizes it
+      requestAnimationFrame(() => node.classList.add("md-tooltip2--active"));
+    };
+
+    const previewLink = el => {
+      const link = el instanceof Element ? el.closest(".md-content a[data-preview][href]") : null;
+      return link && ownPage(new URL(link.href)) ? link : null;
+    };
+    document.addEventListener("pointerover", ev => {
+      const link = ev.pointerType === "mouse" && previewLink(ev.target);
+      if (link) show(link);
+    });
+    document.addEventListener("pointerout", ev => {
+      const link = previewLink(ev.target);
+      if (link && !link.contains(ev.relatedTarget)) hide();
+    });
+    document.addEventListener("focusin", ev => {
+      const link = previewLink(ev.target);
+      if (link) show(link);
+    });
+    document.addEventListener("focusout", ev => {
+      if (previewLink(ev.target)) hide();
+    });
+    if (window.document$) window.document$.subscribe(() => hide(0));  // instant navigation
+  }
 }

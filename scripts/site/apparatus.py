@@ -77,8 +77,12 @@ PACKAGE = "mlnotes"
 # ---------------------------------------------------------------------------------------
 
 # A bracketed citation: one or more `@key` items separated by `;`, each with an optional
-# prefix and locator. Not a link text (`[...](` / `[...][`), not a footnote (`[^`).
-CITE = re.compile(r"(?<![\\!\]])\[(?!\^)([^\[\]\n]*?-?@[A-Za-z0-9_][^\[\]\n]*?)\](?![(\[:])")
+# prefix and locator. Not a link text (`[...](` / `[...][`), not a footnote (`[^`), not
+# the label of a link reference definition: `[...]:` opening a line (the first
+# alternative, left as it is). Elsewhere `[@key]:` is a citation followed by a colon.
+CITE = re.compile(
+    r"^[ \t]*\[[^\[\]\n]*\]:|(?<![\\!\]])\[(?!\^)([^\[\]\n]*?-?@[A-Za-z0-9_][^\[\]\n]*?)\](?![(\[])", re.M
+)
 ITEM = re.compile(r"^\s*(?P<prefix>[^@]*?)\s*(?P<suppress>-?)@(?P<key>[A-Za-z0-9_][\w:.+/-]*?)\s*(?:,\s*(?P<locator>.+?))?\s*$")
 FENCE = re.compile(r"^(\s*)(`{3,}|~{3,})")
 INLINE_CODE = re.compile(r"(`+)(?:(?!\1).)+?\1")
@@ -166,6 +170,8 @@ def cite(markdown: str, bib: Bibliography, where: str) -> tuple[str, list[str]]:
     cited: list[str] = []
 
     def replace(match: re.Match) -> str:
+        if match.group(1) is None:
+            return match.group(0)  # a link reference definition
         items = [ITEM.match(part) for part in match.group(1).split(";")]
         if not all(items):
             return match.group(0)  # not a citation, e.g. "[see the @ sign]"
