@@ -176,7 +176,8 @@ def test_computed_by_line_goes_after_the_block_with_its_indent():
     lines = out.splitlines()
     i = lines.index("    $$", 3)
     assert lines[i + 1] == ""
-    assert lines[i + 2] == '    <p class="mlnotes-computed-by" markdown="span">Computed by [`f`][pkg.mod.f]</p>'
+    assert lines[i + 2] == "    Computed by [`f`][pkg.mod.f]"
+    assert lines[i + 3] == "    {: .mlnotes-computed-by }"
     assert apparatus.add_computed_by(md, {"eq:other": ["pkg.mod.f"]}) == md
 
 
@@ -513,3 +514,14 @@ def test_a_preview_numbers_an_equation_as_its_page_does(base_url, browser):
     preview = page.evaluate(FAKE_PREVIEW, [base_url + "notes/probability/", "eq:prob-bayes"])
     assert preview == {"state": "done", "tag": on_its_page, "errors": 0}
     page.close()
+
+
+def test_computed_by_line_in_an_admonition_is_one_paragraph():
+    """Raw HTML indented in an admonition came out as <p><p class=...></p></p>."""
+    import markdown
+
+    md = '!!! note "N"\n\n    $$\n    \\begin{equation} x \\label{eq:a} \\end{equation}\n    $$\n'
+    html = markdown.markdown(apparatus.add_computed_by(md, {"eq:a": ["pkg.mod.f"]}),
+                             extensions=["admonition", "attr_list", "md_in_html"])
+    assert '<p class="mlnotes-computed-by">Computed by' in html
+    assert "<p><p" not in html

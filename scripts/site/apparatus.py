@@ -310,7 +310,9 @@ def add_computed_by(markdown: str, by_label: dict[str, list[str]]) -> str:
                 if funcs:
                     indent = line[: len(line) - len(line.lstrip())]
                     names = ", ".join(f"[`{f.rsplit('.', 1)[-1]}`][{f}]" for f in dict.fromkeys(funcs))
-                    out += ["", f'{indent}<p class="mlnotes-computed-by" markdown="span">Computed by {names}</p>', ""]
+                    # a Markdown paragraph with attr_list's class, not raw HTML: raw HTML inside
+                    # an admonition (indented) came out as <p><p ...></p></p>
+                    out += ["", f"{indent}Computed by {names}", f"{indent}{{: .mlnotes-computed-by }}", ""]
                 labels = []
             inside = not inside
         elif inside:
