@@ -490,7 +490,11 @@ def execute_notebook(path: Path, theme: str, timeout: int = 600):
     nb.metadata.pop("jupytext", None)
     nb.metadata.setdefault("kernelspec", {"name": "python3", "display_name": "Python 3", "language": "python"})
     nb.cells.insert(0, nbformat.v4.new_code_cell(SETUP_CELL.format(theme=theme)))
-    NotebookClient(nb, timeout=timeout, kernel_name="python3", resources={"metadata": {"path": str(path.parent)}}).execute()
+    # record_timing=False: no execution timestamps in the cells' metadata (same bytes every run)
+    NotebookClient(
+        nb, timeout=timeout, kernel_name="python3", record_timing=False,
+        resources={"metadata": {"path": str(path.parent)}},
+    ).execute()
     nb.cells.pop(0)
     for cell in nb.cells:
         if cell.cell_type == "code" and cell.get("execution_count"):
