@@ -3,10 +3,14 @@ served site equals a clean build of the same sources.
 
 Correctness only, never timing (the timings are `scripts/dev/bench_loop.py`'s). One
 `mkdocs serve --dirty` (what `make serve` runs) on a scratch copy of the project goes
-through a page edit, a docstring edit, a figure-script edit, a new blog post, a changed
-page title and a deleted post; then every file it serves is compared with a clean
+through a page edit, a docstring edit, an edit that renumbers a page's equations, a
+docstring's `Equation:` line moved to another page, an edit of the bibliography, a
+figure-script edit, a new blog post, a changed page title, a deleted post and one more
+page edit; then every file it serves is compared byte for byte with a clean
 `mkdocs build --strict` of the edited copy (pages with their navigation, the search index,
-the blog index, the API reference, the figures), and the set of files too.
+the blog index and feeds, the API reference, the figures, the notebooks and their
+downloads), and the set of files too. Both builds get the same SOURCE_DATE_EPOCH
+(bench_loop.ENV): the sitemap and the feeds carry the build date.
 """
 
 from __future__ import annotations
@@ -23,7 +27,7 @@ import bench_loop
 
 ROOT = Path(__file__).resolve().parent.parent
 LIVERELOAD = re.compile(rb"<script>\s*var livereload = .*?</script>", re.S)
-SITE_DIR = re.compile(r"Copied jupyter file: \S+ to (/\S*?/mkdocs_\w+)/")
+EQUATION_LINK = re.compile(rb"equation \((\d+)\) of ")
 
 NEW_POST = """---
 date:
@@ -47,13 +51,6 @@ Loop post body.
 
 def _normalize(rel: str, body: bytes, urls: tuple[bytes, bytes]) -> bytes:
     served_url, site_url = urls
-    if rel.endswith(".ipynb"):
-        # nbformat gives every cell a random id on each conversion, so two clean builds
-        # differ there too (scripts/site/hooks.py: _notebook_downloads); compare the rest
-        notebook = json.loads(body)
-        for cell in notebook["cells"]:
-            cell.pop("id", None)
-        return json.dumps(notebook, sort_keys=True).encode()
     if rel.endswith(".gz"):
         body = gzip.decompress(body)
     if rel.endswith((".html", ".xml", ".gz", ".json")):
@@ -77,6 +74,39 @@ def test_served_site_equals_a_clean_build_after_edits(tmp_path):
         # 2. a docstring: the API page of mlnotes.cnn (and its figures and notebook)
         path, ready = bench_loop.edit_docstring(tree, 1)
         server.wait_for(path, ready)
+        server.settle()
+
+        # 2b. a page's equation numbers: the API page's "equation (N) of CNNs" follows
+        before = EQUATION_LINK.search(server.get("reference/cnn/"))
+        assert before, "reference/cnn/ links no equation by number"
+        number = int(before.group(1)) + 1
+        cnn = tree / "docs/notes/cnn.md"
+        cnn.write_text(
+            cnn.read_text(encoding="utf-8").replace(
+                "### The size of the output\n",
+                "### The size of the output\n\n$$\n\\begin{equation}\nx = 1\n\\end{equation}\n$$\n",
+                1,
+            ),
+            encoding="utf-8",
+        )
+        server.wait_for("reference/cnn/", lambda b: f"equation ({number}) of ".encode() in b)
+        server.settle()
+
+        # 2c. a docstring's Equation: line names an equation of another page: the old page
+        # loses its "Computed by conv_output_size", the new one shows it
+        module = tree / "mlnotes/cnn.py"
+        text = module.read_text(encoding="utf-8")
+        assert "notes/cnn.md#eq:cnn-output-size" in text
+        module.write_text(text.replace("notes/cnn.md#eq:cnn-output-size", "notes/probability.md#eq:prob-pdf"), encoding="utf-8")
+        server.wait_for("notes/probability/", lambda b: b"conv_output_size" in b)
+        server.settle()
+
+        # 2d. the bibliography: every page's citations and References lists
+        bib = tree / "docs/references.bib"
+        bib.write_text(
+            bib.read_text(encoding="utf-8").replace("{Deep Learning}", "{Deep Learning, edited}", 1), encoding="utf-8"
+        )
+        server.wait_for("notes/cnn/", lambda b: b"Deep Learning, edited" in b)
         server.settle()
 
         # 3. a figure script: the figure, and the page that lists the script
@@ -104,12 +134,15 @@ def test_served_site_equals_a_clean_build_after_edits(tmp_path):
         server.settle()
         assert server.get("blog/loop-post/") is None, "the deleted post is still served"
 
+        # 7. a page again, rendered alone: the feeds still list every post
+        with open(tree / "docs/notes/probability.md", "a", encoding="utf-8") as f:
+            f.write("\nLoop paragraph on another page.\n")
+        server.wait_for("notes/probability/", lambda b: b"Loop paragraph on another page." in b)
+        server.settle()
+
         clean = tmp_path / "clean"
         bench_loop.build(tree, clean)
-        log = Path(server.log.name).read_text(encoding="utf-8")
-        served_dir = SITE_DIR.search(log)
-        assert served_dir, f"no served site folder named in the log:\n{log[-3000:]}"
-        served_dir = Path(served_dir.group(1))
+        served_dir = server.site_dir()
         served_files = sorted(p.relative_to(served_dir).as_posix() for p in served_dir.rglob("*") if p.is_file())
         clean_files = sorted(p.relative_to(clean).as_posix() for p in clean.rglob("*") if p.is_file())
         assert served_files == clean_files
@@ -128,5 +161,8 @@ def test_served_site_equals_a_clean_build_after_edits(tmp_path):
         locations = {doc["location"] for doc in index["docs"]}
         assert "notes/cnn/#loop-section" in locations
         assert not any(loc.startswith("blog/loop-post/") for loc in locations)
+        # and the equation links: the moved Equation: line, the renumbered page
+        assert b"mlnotes-computed-by" not in (clean / "notes/cnn/index.html").read_bytes()
+        assert b"mlnotes-computed-by" in (clean / "notes/probability/index.html").read_bytes()
     finally:
         server.close()

@@ -43,7 +43,9 @@ IGNORE = shutil.ignore_patterns(
     ".pytest_cache", ".hypothesis", ".ipynb_checkpoints", ".skeleton-ready",
 )
 GENERATED = ("site", "build", "docs/figures", "docs/javascripts/mathjax")
-ENV = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+# SOURCE_DATE_EPOCH: one build date (the sitemap's, the feeds'), so that two builds of the
+# same sources are the same bytes (tests/test_serve.py compares them)
+ENV = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "SOURCE_DATE_EPOCH": "1735689600"}
 PAGE, PAGE_URL = "docs/notes/cnn.md", "notes/cnn/"
 MODULE, MODULE_URL = "mlnotes/cnn.py", "reference/cnn/"
 FIGURE, FIGURE_URL = "scripts/figures/cnn_output_size.py", "figures/cnn_output_size.svg"
@@ -54,8 +56,8 @@ def scratch_copy(
 ) -> Path:
     """Copy the project's sources to `dest`, linking `.venv` and `node_modules`.
 
-    Generated files are left out; `seed_figures` copies the figure cache and figures
-    (their keys are content hashes, so a stale one is still redrawn).
+    Generated files are left out; `seed_figures` copies the figure cache and figures and
+    the executed notebooks (their keys are content hashes, so a stale one is redone).
     """
     if dest.exists():
         shutil.rmtree(dest)
@@ -69,7 +71,7 @@ def scratch_copy(
     (dest / ".venv").symlink_to((source / ".venv").resolve())
     (dest / "node_modules").symlink_to((node_modules or source / "node_modules").resolve())
     if seed_figures:
-        for sub in (".cache/figures", "docs/figures"):
+        for sub in (".cache/figures", "docs/figures", ".cache/apparatus"):
             if (source / sub).is_dir():
                 shutil.copytree(source / sub, dest / sub)
     return dest
@@ -131,10 +133,13 @@ class Server:
         self.tree, self.port = tree, free_port()
         self.url = f"http://127.0.0.1:{self.port}/"
         self.log = open(log, "w")
+        # MkDocs serves from a temporary folder (mkdtemp): a private TMPDIR finds it
+        self.tmp = Path(log).parent / "serve-tmp"
+        self.tmp.mkdir(exist_ok=True)
         self.proc = subprocess.Popen(
             [str(tree / ".venv" / "bin" / "mkdocs"), "serve", "--dirty",
              "--dev-addr", f"127.0.0.1:{self.port}"],
-            cwd=tree, env={**ENV, "PYTHONPATH": str(tree)},
+            cwd=tree, env={**ENV, "PYTHONPATH": str(tree), "TMPDIR": str(self.tmp)},
             stdout=self.log, stderr=subprocess.STDOUT,
         )
         deadline = time.monotonic() + timeout
@@ -144,6 +149,11 @@ class Server:
             if time.monotonic() > deadline:
                 raise TimeoutError(f"mkdocs serve did not come up; see {log}")
             time.sleep(0.5)
+
+    def site_dir(self) -> Path:
+        """The folder the server builds the site into."""
+        [site] = [p for p in self.tmp.glob("mkdocs_*") if (p / "index.html").is_file()]
+        return site
 
     def get(self, path: str) -> bytes | None:
         """The served file (None if not served). Blocks while a rebuild runs, like a browser."""

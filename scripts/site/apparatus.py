@@ -481,7 +481,7 @@ _mlnotes_theme = _mlnotes_style({theme!r})  # kept: a collected context manager 
 _mlnotes_theme.__enter__()
 """
 PLOT_ALT = "Plot drawn by the code cell above ({theme} theme)"
-NOTEBOOK_FORMAT = 1  # the version of merge_themes' output, part of the notebooks' cache key
+NOTEBOOK_FORMAT = 2  # the version of merge_themes' output, part of the notebooks' cache key
 
 
 def execute_notebook(path: Path, theme: str, timeout: int = 600):
@@ -491,10 +491,18 @@ def execute_notebook(path: Path, theme: str, timeout: int = 600):
     from nbclient import NotebookClient
 
     nb = jupytext.read(path)
+    # nbformat gives each cell a random id: number them, so the page and the download are
+    # the same bytes for the same notebook (a clean build equals a served one)
+    for i, cell in enumerate(nb.cells):
+        cell.id = f"cell-{i}"
     nb.metadata.pop("jupytext", None)
     nb.metadata.setdefault("kernelspec", {"name": "python3", "display_name": "Python 3", "language": "python"})
     nb.cells.insert(0, nbformat.v4.new_code_cell(SETUP_CELL.format(theme=theme)))
-    NotebookClient(nb, timeout=timeout, kernel_name="python3", resources={"metadata": {"path": str(path.parent)}}).execute()
+    # record_timing=False: no execution timestamps in the cells' metadata (same bytes every run)
+    NotebookClient(
+        nb, timeout=timeout, kernel_name="python3", record_timing=False,
+        resources={"metadata": {"path": str(path.parent)}},
+    ).execute()
     nb.cells.pop(0)
     for cell in nb.cells:
         if cell.cell_type == "code" and cell.get("execution_count"):

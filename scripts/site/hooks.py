@@ -1,4 +1,4 @@
-"""MkDocs hooks (mkdocs.yml: `hooks:`): figures, self-hosted MathJax, notebook downloads.
+"""MkDocs hooks (mkdocs.yml: `hooks:`): figures, self-hosted MathJax, notebook pages.
 
 What configuration can do is configured instead: the search boost of the post and the
 notes is in `.meta.yml` files (Material's meta plugin), the notebook download button and
@@ -15,7 +15,6 @@ the offline download link are in overrides/main.html.
   watches `mlnotes/`, `scripts/figures/` and `scripts/site/` (mkdocs.yml: `watch:`), so
   an edit there rebuilds.
 - on_files: serve MathJax 4 and its font from `node_modules/` as `javascripts/mathjax/` (no CDN),
-  add `notebooks/<name>.ipynb`, converted from each jupytext notebook, for download,
   `mlnotes-offline.zip` (made by `make offline`) when it exists, and in the offline
   build the iframe-worker shim from `node_modules/` (on_config names it).
 - on_page_content: on notebook pages, resolve links to Markdown sources as MkDocs does
@@ -166,23 +165,6 @@ def _mathjax_files(config) -> list[File]:
     return files
 
 
-def _notebook_downloads(files: Files, config) -> list[File]:
-    import jupytext
-    import nbformat
-
-    downloads = []
-    for f in files.documentation_pages():
-        if f.src_uri.startswith(NOTEBOOKS) and f.src_uri.endswith(".py"):
-            notebook = jupytext.read(f.abs_src_path)
-            notebook.metadata.pop("jupytext", None)
-            notebook.metadata.setdefault(
-                "kernelspec", {"name": "python3", "display_name": "Python 3", "language": "python"}
-            )
-            content = nbformat.writes(notebook, version=4)
-            downloads.append(File.generated(config, f.src_uri[:-3] + ".ipynb", content=content))
-    return downloads
-
-
 def _offline(config) -> bool:
     """Is this the build of `make offline` (Material's offline plugin enabled)?"""
     offline = config.plugins.get("material/offline")
@@ -211,7 +193,8 @@ def _offline_zip(config) -> list[File]:
 
 def on_files(files: Files, config, **kwargs):
     config.extra.pop("offline_zip", None)  # `mkdocs serve` keeps the config between builds
-    for f in _mathjax_files(config) + _notebook_downloads(files, config):
+    # the notebooks' downloads (notebooks/<name>.ipynb, executed) are apparatus.py's
+    for f in _mathjax_files(config):
         files.append(f)
     for f in _iframe_worker(config) + _offline_zip(config):
         files.append(f)

@@ -6,8 +6,15 @@ ways; this module keeps the served site equal to a clean build of the same sourc
 
 - What a page depends on besides its source re-renders it: the files it includes with
   `pymdownx.snippets` (`--8<-- "scripts/figures/x.py"`), the `mlnotes` module a `::: mlnotes.x`
-  block documents, and the `mlnotes` modules a notebook imports (found as the figure
-  builder finds a script's). The page's HTML is deleted, so MkDocs rebuilds it.
+  block documents, and the functions whose docstrings name one of its equations
+  (`Equation:` sections, scripts/site/apparatus.py: its "Computed by" lines). A notebook
+  page is the executed copy the apparatus hook hands mkdocs-jupyter (executed again when
+  the notebook or `mlnotes` changes), so its bytes are its signature. The page's HTML is
+  deleted, so MkDocs rebuilds it.
+- Equation numbers: an API page links "equation (N) of <page title>". When a re-rendered
+  page's equation numbers change, the pages that document a function computing one of
+  its equations are re-rendered in the same build; the numbers of the pages not
+  re-rendered are kept for the apparatus hook.
 - What lists pages: a change to the set of pages, to a page's front matter or to its
   first heading (titles and metadata appear in every page's navigation), to
   `mkdocs.yml`, `overrides/` or the build hooks rebuilds every page. The titles and
@@ -18,7 +25,11 @@ ways; this module keeps the served site equal to a clean build of the same sourc
 - The search index: Material's search plugin indexes only the pages it renders; each
   page's entries are kept and the index is written whole, in a clean build's order.
 - Cross-references (mkdocs-autorefs): the anchors of pages not re-rendered are kept.
+- The blog's feeds (mkdocs-rss-plugin): the plugin lists the pages it sees rendered and
+  keeps its lists for the whole `mkdocs serve` process; each build starts them empty and
+  gets the entries of the pages not re-rendered, in a clean build's order.
 - Files of pages or assets that are gone are deleted from the served site.
+- mkdocstrings' `objects.inv`: the objects of the pages not re-rendered are kept.
 
 The hooks do nothing in `mkdocs build` or in `mkdocs serve` without `--dirty`. Their
 state lives in this module, which MkDocs loads once per process.
@@ -28,7 +39,7 @@ from __future__ import annotations
 
 import copy
 import hashlib
-import importlib.util
+import json
 import logging
 import os
 import re
@@ -47,9 +58,9 @@ SNIPPET = re.compile(r"""^\s*-+8<-+\s+(["']?)([^"'\s]+)\1\s*$""", re.M)
 AUTODOC = re.compile(r"^:::\s+([\w.]+)", re.M)
 FRONT_MATTER = re.compile(r"\A(---\s*\n.*?\n(?:---|\.\.\.)\s*\n)", re.S)
 HEADING = re.compile(r"^#{1,6}\s.*$|^.*\n(?:=+|-+)\s*$", re.M)
-NOTEBOOK_HEADING = re.compile(r"^#\s+#\s.*$", re.M)
 # Inputs that every page depends on (relative to the config file's folder).
-GLOBAL_INPUTS = ("overrides", "scripts/site")
+# docs/references.bib: every page's citations and References list are formatted from it.
+GLOBAL_INPUTS = ("overrides", "scripts/site", "docs/references.bib")
 
 _STATE: dict = {"active": False}
 
@@ -89,7 +100,6 @@ def on_startup(command, dirty, **kwargs):
     _STATE["global"] = None
     _STATE["autorefs"] = None
     _STATE["templates"] = _MemoryBytecodeCache()
-    _STATE["imports"] = {}  # (notebook, mtimes) -> the mlnotes files it imports
 
 
 def _digest(*chunks: bytes) -> str:
@@ -111,24 +121,13 @@ def _global_key(root: Path, config) -> str:
     chunks = [_read(Path(config.config_file_path))] if config.config_file_path else []
     for name in GLOBAL_INPUTS:
         base = root / name
-        for path in sorted(base.rglob("*")) if base.is_dir() else []:
+        for path in sorted(base.rglob("*")) if base.is_dir() else [base]:
             if path.is_file() and "__pycache__" not in path.parts:
                 chunks += [path.relative_to(root).as_posix().encode(), _read(path)]
     # dotfiles are not site files but pages show them (the blog's authors)
     for path in sorted(Path(config.docs_dir).rglob(".authors.yml")):
         chunks += [path.as_posix().encode(), _read(path)]
     return _digest(*chunks)
-
-
-def _figure_builder(root: Path):
-    builder = _STATE.get("builder")
-    if builder is None:
-        path = root / "scripts" / "site" / "build_figures.py"
-        spec = importlib.util.spec_from_file_location("_mlnotes_incremental_build_figures", path)
-        builder = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(builder)
-        _STATE["builder"] = builder
-    return builder
 
 
 def _module_file(root: Path, identifier: str) -> list[Path]:
@@ -150,33 +149,34 @@ def _dependencies(root: Path, file, text: str) -> list[Path]:
         deps.append(root / name)
     for identifier in AUTODOC.findall(text):
         deps += _module_file(root, identifier)
-    if file.src_uri.endswith(".py") and file.abs_src_path:  # a jupytext notebook
-        deps += _notebook_imports(root, Path(file.abs_src_path))
     return deps
 
 
-def _notebook_imports(root: Path, path: Path) -> list[Path]:
-    """The `mlnotes` files a notebook imports, as the figure builder finds a script's.
+def _notebook_heading(text: str) -> str:
+    """The first `# ` line of a notebook's Markdown cells (its title), from its JSON."""
+    try:
+        cells = json.loads(text).get("cells", [])
+    except (ValueError, AttributeError):
+        return ""
+    for cell in cells:
+        if cell.get("cell_type") == "markdown":
+            source = cell.get("source", "")
+            source = "".join(source) if isinstance(source, list) else source
+            heading = re.search(r"^#\s.*$", source, re.M)
+            if heading:
+                return heading.group(0)
+    return ""
 
-    Remembered until the notebook or a file of `mlnotes/` changes."""
-    package = sorted((root / "mlnotes").rglob("*.py"))
-    key = (str(path), *((str(p), p.stat().st_mtime_ns) for p in [path, *package]))
-    if key not in _STATE["imports"]:
-        try:
-            _STATE["imports"][key] = _figure_builder(root).dependencies(path)
-        except (SyntaxError, UnicodeDecodeError, ValueError):
-            _STATE["imports"][key] = package
-    return _STATE["imports"][key]
 
-
-def _scan(root: Path, file) -> dict:
-    """The page's signature (source + what it includes) and its navigation key."""
+def _scan(root: Path, file, computed_by: list) -> dict:
+    """The page's signature (source + what it includes + the functions that compute its
+    equations), its navigation key and the identifiers its `:::` blocks document."""
     try:
         raw = file.content_bytes
     except (OSError, TypeError, ValueError):
-        return {"sig": None, "navkey": None}
+        return {"sig": None, "navkey": None, "autodoc": []}
     text = raw.decode("utf-8", errors="replace")
-    chunks = [raw]
+    chunks = [raw, repr(computed_by).encode()]
     for dep in _dependencies(root, file, text):
         chunks += [str(dep).encode(), _read(dep)]
     if file.src_uri.endswith(".md"):
@@ -184,10 +184,29 @@ def _scan(root: Path, file) -> dict:
         body = text[front.end() :] if front else text
         heading = HEADING.search(body)
         navkey = ((front.group(1) if front else ""), heading.group(0) if heading else "")
-    else:
-        heading = NOTEBOOK_HEADING.search(text)
-        navkey = ("", heading.group(0) if heading else "")
-    return {"sig": _digest(*chunks), "navkey": navkey}
+    else:  # a notebook: the executed .ipynb (apparatus), or the jupytext source
+        heading = _notebook_heading(text) if text.lstrip().startswith("{") else ""
+        navkey = ("", heading)
+    return {"sig": _digest(*chunks), "navkey": navkey, "autodoc": AUTODOC.findall(text)}
+
+
+def _apparatus(config):
+    """The state of scripts/site/apparatus.py (a hook, loaded once per process), or None."""
+    for name, plugin in config.plugins.items():
+        if name.endswith("apparatus.py"):
+            return getattr(plugin, "_state", None)
+    return None
+
+
+def _equation_refs(config) -> list:
+    """The `Equation:` references of this build's docstrings (the apparatus reads them in on_config)."""
+    state = _apparatus(config)
+    return list(state.get("refs", [])) if state is not None else []
+
+
+def _documents(identifiers, ref) -> bool:
+    """Does a page with these `:::` identifiers document the function `ref` names?"""
+    return any(ref.identifier == i or ref.identifier.startswith(i + ".") for i in identifiers)
 
 
 def _pages(files):
@@ -216,7 +235,11 @@ def on_files(files, config, **kwargs):
         return files
     root = Path(config.config_file_path or ".").resolve().parent
     pages = _pages(files)
-    scans = {f.src_uri: _scan(root, f) for f in pages}
+    refs = _equation_refs(config)
+    computed_by = {}
+    for ref in refs:
+        computed_by.setdefault(ref.page, []).append((ref.label, ref.identifier))
+    scans = {f.src_uri: _scan(root, f, sorted(computed_by.get(f.src_uri, []))) for f in pages}
     old = _STATE["pages"]
     key = _global_key(root, config)
     reason = None
@@ -238,12 +261,23 @@ def on_files(files, config, **kwargs):
     for f in pages:
         if f.src_uri in forced:
             _remove(f.abs_dest_path)
+        elif getattr(f, "generated_by", None) and f.abs_src_path and os.path.isfile(f.abs_src_path):
+            # a view the blog plugin writes to a temporary file on every build (a category):
+            # always newer than its HTML, MkDocs would render it without its posts' excerpts
+            os.utime(f.abs_src_path, (0, 0))
     if reason and old:
         log.info(f"incremental: rebuilding every page ({reason})")
     elif forced:
         log.info(f"incremental: re-rendering {sorted(forced)}")
+    rss = _rss(config)
+    if rss is not None:
+        rss.pages_to_filter = []
+        rss.feed_created.entries = []
+        rss.feed_updated.entries = []
     # the global key is kept only once the build succeeds: a failed build is redone in full
-    _STATE["build"] = {"full": bool(reason), "scans": scans, "entries": {}, "mark": 0, "global": key}
+    _STATE["build"] = {
+        "full": bool(reason), "scans": scans, "entries": {}, "mark": 0, "global": key, "refs": refs,
+    }
     return files
 
 
@@ -253,6 +287,9 @@ def _restore(page: Page) -> None:
     if record is not None and page.content is None:
         page.meta = copy.deepcopy(record["meta"])
         page._title_from_render = record["title"]
+        # Page.title is None for a page whose source was not read (MkDocs 1.6): give it the
+        # title it showed (its source is unchanged, so is its title)
+        page.title = record["shown"]
 
 
 def on_nav(nav, config, files, **kwargs):
@@ -288,24 +325,118 @@ def on_env(env, config, files, **kwargs):
                     _remove(f.abs_dest_path)
                     _build._populate_page(f.page, config, files, dirty=True)
             rendered = [f for f in pages if f.page is not None and f.page.content is not None]
+    if not build["full"]:
+        rendered += _renumbered(config, files, pages, rendered)
     for f in pages:
         if f.page is not None:
             _restore(f.page)
+    numbers = _numbers(config)
     build["rendered"] = {f.src_uri for f in rendered}
     build["rendered_urls"] = {f.page.url for f in rendered}
     for f in rendered:
         _STATE["pages"][f.src_uri] = {
             **build["scans"][f.src_uri],
             "title": f.page._title_from_render,
+            "shown": f.page.title,
             "meta": copy.deepcopy(f.page.meta),
             "search": old.get(f.src_uri, {}).get("search", []),
+            "numbers": copy.deepcopy(numbers.get(f.src_uri, {})),
         }
+    # the equation numbers of the pages not re-rendered, for the API pages' links
+    for uri, record in _STATE["pages"].items():
+        if uri not in build["rendered"]:
+            numbers[uri] = copy.deepcopy(record.get("numbers", {}))
     for uri in set(_STATE["pages"]) - {f.src_uri for f in pages}:
         del _STATE["pages"][uri]
     build["order"] = [f.src_uri for f in _served(files)]
+    _merge_rss(config, pages)
+    _merge_inventory(config, files)
     build["dests"] = {f.abs_dest_path for f in files if f.abs_dest_path}
     _merge_autorefs(config)
     return env
+
+
+def _rss(config):
+    plugin = config.plugins.get("rss")
+    return plugin if plugin is not None and hasattr(plugin, "pages_to_filter") else None
+
+
+def _merge_rss(config, pages) -> None:
+    """The feed entries of every page: this build's for the pages it rendered, the kept ones for the others."""
+    rss = _rss(config)
+    if rss is None:
+        return
+    kept = _STATE.setdefault("rss", {})
+    by_path = {f.abs_src_path: f.src_uri for f in pages}
+    fresh = {by_path.get(str(entry.abs_path)): entry for entry in rss.pages_to_filter}
+    rendered = _STATE["build"]["rendered"]
+    for f in pages:
+        if f.src_uri in rendered:
+            if f.src_uri in fresh:
+                kept[f.src_uri] = fresh[f.src_uri]
+            else:
+                kept.pop(f.src_uri, None)
+    current = {f.src_uri for f in pages}
+    for uri in set(kept) - current:
+        del kept[uri]
+    rss.pages_to_filter = [kept[f.src_uri] for f in pages if f.src_uri in kept]
+
+
+def _merge_inventory(config, files) -> None:
+    """mkdocstrings' objects.inv lists the objects of the pages rendered in this build: add the
+    kept ones of the other pages, in a clean build's order (mkdocstrings writes it in on_env)."""
+    plugin = config.plugins.get("mkdocstrings")
+    handlers = getattr(plugin, "_handlers", None) if plugin is not None else None
+    inventory = getattr(handlers, "inventory", None)
+    if inventory is None:
+        return
+    kept = _STATE.setdefault("inventory", {})  # page URL -> its items, in render order
+    fresh: dict = {}
+    for item in inventory.values():
+        fresh.setdefault(item.uri.split("#", 1)[0], []).append(item)
+    build = _STATE["build"]
+    urls = [f.page.url for f in _served(files) if f.page is not None]
+    for url in urls:
+        if url in build["rendered_urls"] or build["full"]:
+            kept[url] = fresh.get(url, [])
+    for url in set(kept) - set(urls):
+        del kept[url]
+    inventory.clear()
+    for url in urls:
+        for item in kept.get(url, []):
+            inventory.setdefault(item.name, item)
+
+
+def _numbers(config) -> dict:
+    """The apparatus' equation numbers, `{src_uri: {label: N}}` (filled as pages render)."""
+    state = _apparatus(config)
+    return state.setdefault("numbers", {}) if state is not None else {}
+
+
+def _renumbered(config, files, pages, rendered) -> list:
+    """Render the pages that link to an equation whose page was re-rendered with new numbers.
+
+    An API page says "equation (N) of <page>" for each `Equation:` of the functions it
+    documents: when a re-rendered page's numbers differ from its last render, those
+    API pages are rendered too (before any page is written). Returns the files rendered."""
+    old, numbers, build = _STATE["pages"], _numbers(config), _STATE["build"]
+    changed = {
+        f.src_uri
+        for f in rendered
+        if f.src_uri in old and numbers.get(f.src_uri, {}) != old[f.src_uri].get("numbers", {})
+    }
+    targets = [ref for ref in build["refs"] if ref.page in changed]
+    done = {f.src_uri for f in rendered}
+    extra = []
+    for f in pages:
+        scan = build["scans"].get(f.src_uri, {})
+        if f.src_uri in done or f.page is None or not any(_documents(scan.get("autodoc", []), r) for r in targets):
+            continue
+        log.info(f"incremental: equation numbers of {sorted(changed)} changed: re-rendering {f.src_uri}")
+        _remove(f.abs_dest_path)
+        _build._populate_page(f.page, config, files, dirty=True)
+        extra.append(f)
+    return extra
 
 
 def _autorefs(config):
