@@ -525,3 +525,17 @@ def test_computed_by_line_in_an_admonition_is_one_paragraph():
                              extensions=["admonition", "attr_list", "md_in_html"])
     assert '<p class="mlnotes-computed-by">Computed by' in html
     assert "<p><p" not in html
+
+
+def test_a_notebook_is_re_executed_only_for_the_mlnotes_modules_it_imports(monkeypatch):
+    """The executed-notebook cache key covers the notebook and the mlnotes modules it imports."""
+    notebook = ROOT / "docs" / "notebooks" / "cnn.py"
+    names = {p.name for p in apparatus._notebook_dependencies(notebook)}
+    assert {"cnn.py", "__init__.py", "plotting.py"} <= names
+    assert "embeddings.py" not in names and "linalg.py" not in names
+    # the key reads exactly those files (and the notebook)
+    read = []
+    original = Path.read_bytes
+    monkeypatch.setattr(Path, "read_bytes", lambda self: read.append(self.name) or original(self))
+    apparatus._notebook_key(notebook)
+    assert set(read) == names | {"cnn.py"}

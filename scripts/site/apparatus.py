@@ -539,13 +539,30 @@ def merge_themes(light, dark, where: str):
     return merged
 
 
+def _notebook_dependencies(path: Path) -> list[Path]:
+    """The `mlnotes` sources a jupytext notebook imports, transitively (scripts/site/build_figures.py)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(
+        "_mlnotes_build_figures", ROOT / "scripts" / "site" / "build_figures.py"
+    )
+    builder = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(builder)
+    try:
+        return builder.dependencies(path)
+    except (SyntaxError, UnicodeDecodeError, ValueError):  # not Python: all of mlnotes
+        return sorted((ROOT / PACKAGE).glob("*.py"))
+
+
 def _notebook_key(path: Path) -> str:
     import hashlib
 
     import matplotlib
 
     h = hashlib.sha256(path.read_bytes())
-    for dep in sorted((ROOT / PACKAGE).glob("*.py")):
+    # only the mlnotes modules this notebook imports (transitively, as the figure builder
+    # finds a figure script's): an edit of mlnotes/cnn.py re-runs the cnn notebook only
+    for dep in _notebook_dependencies(path):
         h.update(dep.name.encode() + b"\0" + dep.read_bytes())
     # what this module does to a notebook: bump NOTEBOOK_FORMAT when merge_themes changes
     h.update(f"{SETUP_CELL}{PLOT_ALT}{NOTEBOOK_FORMAT}{matplotlib.__version__}".encode())
