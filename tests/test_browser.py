@@ -58,9 +58,7 @@ def test_smoke_every_page(site, base_url, browser):
         page, problems = open_page(browser, base_url + path)
         try:
             wait_for_math(page)
-            merrors = page.locator("mjx-merror").count()
-            if merrors:
-                problems.append(f"{merrors} MathJax errors: {page.locator('mjx-merror').first.text_content()}")
+            problems += mathjax_errors(page)
             red = page.evaluate(RED_MATH)
             if red:
                 problems.append(f"undefined macros (red math): {red}")
@@ -77,6 +75,12 @@ def test_smoke_every_page(site, base_url, browser):
         if problems:
             failures[path] = problems
     assert not failures, "\n".join(f"{p}:\n  " + "\n  ".join(v) for p, v in failures.items())
+
+
+def mathjax_errors(page) -> list[str]:
+    """The page's MathJax errors (red boxes), as one problem line, or none."""
+    merrors = page.locator("mjx-merror").count()
+    return [f"{merrors} MathJax errors: {page.locator('mjx-merror').first.text_content()}"] if merrors else []
 
 
 # The reading pages, checked in both palettes at each width.
@@ -105,9 +109,7 @@ def test_no_page_scrolls_sideways(site, base_url, browser, width):
         page, problems = open_page(browser, base_url + path, viewport={"width": width, "height": 800})
         try:
             wait_for_math(page)
-            merrors = page.locator("mjx-merror").count()
-            if merrors:
-                problems.append(f"{merrors} MathJax errors: {page.locator('mjx-merror').first.text_content()}")
+            problems += mathjax_errors(page)
             for scheme in ("default", "slate") if path in CONTENT else ("default",):
                 set_scheme(page, scheme)
                 measured = page.evaluate(WIDTH)
