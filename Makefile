@@ -39,7 +39,7 @@ offline: deps  ## build offline/ (open offline/index.html) and zip it as mlnotes
 	$(PY) -m zipfile -c mlnotes-offline.zip offline/
 
 figures: deps  ## rebuild the figures whose inputs changed (ARGS="--force" or figure names)
-	$(PY) scripts/site/build_figures.py $(ARGS)
+	$(PY) scripts/build/build_figures.py $(ARGS)
 
 test: deps  ## unit tests, doctests (modules and pages), figure scripts, strict build, browser tests
 	$(VENV)/bin/pytest

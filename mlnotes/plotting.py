@@ -1,7 +1,7 @@
 """What several figures share: the light and dark styles and the palette.
 
 Every figure on the site is drawn twice, once under [`style("light")`][mlnotes.plotting.style]
-and once under `style("dark")`, by `scripts/site/build_figures.py`. Scripts take their colours
+and once under `style("dark")`, by `scripts/build/build_figures.py`. Scripts take their colours
 from the style's cycle (`"C0"`, `"C1"`, ...) or from [`PALETTE`][mlnotes.plotting.PALETTE],
 so that both variants stay readable: the palette is the Okabe–Ito colour-blind safe set
 without its black, with orange, sky blue and yellow darkened so that every colour has at

@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 from hypothesis import settings
 
-# scripts/site (build_figures, hooks) and scripts/dev (headless) are on sys.path
+# scripts/build (build_figures, hooks) and scripts/dev (headless) are on sys.path
 # through pytest's `pythonpath` option (pyproject.toml).
 from headless import CHROMIUM, CHROMIUM_ARGS, serve
 

@@ -1,4 +1,4 @@
-"""The study apparatus (scripts/site/apparatus.py, docs/javascripts/apparatus.js).
+"""The study apparatus (scripts/build/apparatus.py, docs/javascripts/apparatus.js).
 
 - citations: `[@key, locator]` -> an author-year link to the page's References list,
   whose entry Material's footnote tooltip shows on hover; an unknown key fails the
@@ -25,7 +25,7 @@ import pytest
 from headless import set_scheme, wait_for_math
 
 ROOT = Path(__file__).resolve().parent.parent
-HOOK = ROOT / "scripts" / "site" / "apparatus.py"
+HOOK = ROOT / "scripts" / "build" / "apparatus.py"
 
 
 def _load_hook():

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from mkdocs_jupyter import plugin
 
-import build_figures  # scripts/site, on sys.path through pytest's `pythonpath` (pyproject.toml)
+import build_figures  # scripts/build, on sys.path through pytest's `pythonpath` (pyproject.toml)
 import hooks
 
 # the plugin options its own key reads (values do not matter here, only that they are fixed)
@@ -96,7 +96,7 @@ def test_the_site_config_installs_the_wrapper_on_the_plugin_it_runs(monkeypatch)
     assert list(inspect.signature(original).parameters) == ["nb_path", "config", "exec_nb"]
     assert "_compute_cache_key" in plugin.Plugin.on_pre_page.__code__.co_names
     config = load_config(str(Path(__file__).resolve().parent.parent / "mkdocs.yml"))
-    [hook] = [p for name, p in config.plugins.items() if name.endswith("scripts/site/hooks.py")]
+    [hook] = [p for name, p in config.plugins.items() if name.endswith("scripts/build/hooks.py")]
     assert config.plugins["mkdocs-jupyter"].config["cache"]
     hook.on_config(config)
     assert plugin._compute_cache_key is not original

@@ -138,7 +138,7 @@ def edit_function(path: Path) -> str:
 
 def expected_after_edit(tree: Path, module: str) -> tuple[list[str], list[str]]:
     """The figures and notebooks whose cache keys cover `module`, by the builder's rules."""
-    sys.path.insert(0, str(tree / "scripts" / "site"))
+    sys.path.insert(0, str(tree / "scripts" / "build"))
     import build_figures as builder
 
     edited = (tree / module).resolve()

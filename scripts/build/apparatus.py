@@ -540,11 +540,11 @@ def merge_themes(light, dark, where: str):
 
 
 def _notebook_dependencies(path: Path) -> list[Path]:
-    """The `mlnotes` sources a jupytext notebook imports, transitively (scripts/site/build_figures.py)."""
+    """The `mlnotes` sources a jupytext notebook imports, transitively (scripts/build/build_figures.py)."""
     import importlib.util
 
     spec = importlib.util.spec_from_file_location(
-        "_mlnotes_build_figures", ROOT / "scripts" / "site" / "build_figures.py"
+        "_mlnotes_build_figures", ROOT / "scripts" / "build" / "build_figures.py"
     )
     builder = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(builder)

@@ -10,9 +10,9 @@ the offline download link are in overrides/main.html.
   editing `mlnotes/cnn.py` re-executes only the notebooks that import `mlnotes.cnn`.
   The imports are found as the figure builder finds a figure script's
   (`build_figures.dependencies`: transitive, plus `__init__.py` and `plotting.py`).
-- on_pre_build: run `scripts/site/build_figures.py` (a no-op for figures that are up to
+- on_pre_build: run `scripts/build/build_figures.py` (a no-op for figures that are up to
   date); a failing figure script fails the build and names itself. `mkdocs serve`
-  watches `mlnotes/`, `scripts/figures/` and `scripts/site/` (mkdocs.yml: `watch:`), so
+  watches `mlnotes/`, `scripts/figures/` and `scripts/build/` (mkdocs.yml: `watch:`), so
   an edit there rebuilds.
 - on_files: serve MathJax 4 and its font from `node_modules/` as `javascripts/mathjax/` (no CDN),
   `mlnotes-offline.zip` (made by `make offline`) when it exists, and in the offline
@@ -38,7 +38,7 @@ from mkdocs.plugins import event_priority
 from mkdocs.structure.files import File, Files, InclusionLevel
 
 ROOT = Path(__file__).resolve().parents[2]
-BUILDER = ROOT / "scripts" / "site" / "build_figures.py"
+BUILDER = ROOT / "scripts" / "build" / "build_figures.py"
 MATHJAX = ROOT / "node_modules" / "mathjax"
 # MathJax 4: tex-chtml.js plus what its loader fetches on demand, under the same root
 # (`[mathjax]`): TeX extensions (autoload, \require), the menu's and the accessibility
@@ -59,7 +59,7 @@ IFRAME_WORKER_URI = "javascripts/iframe-worker/shim.js"
 
 
 def _builder():
-    """scripts/site/build_figures.py, loaded from this tree (its `dependencies` finds imports)."""
+    """scripts/build/build_figures.py, loaded from this tree (its `dependencies` finds imports)."""
     spec = importlib.util.spec_from_file_location("_mlnotes_build_figures", BUILDER)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
