@@ -50,30 +50,46 @@ def open_page(browser, url: str, viewport: dict | None = None):
     return page, problems
 
 
-def test_smoke_every_page(site, base_url, browser):
-    pages = site.pages()
-    assert len(pages) >= 10, pages
+def check_every_page(browser, base_url: str, pages: list[str], check, viewport: dict | None = None) -> dict:
+    """Open each page, wait for MathJax, run `check(page, path)` (a list of problems).
+
+    Returns {path: problems} for the pages with any, the load's problems included; a
+    timeout waiting for MathJax is a problem of that page.
+    """
     failures = {}
     for path in pages:
-        page, problems = open_page(browser, base_url + path)
+        page, problems = open_page(browser, base_url + path, viewport=viewport)
         try:
             wait_for_math(page)
             problems += mathjax_errors(page)
-            red = page.evaluate(RED_MATH)
-            if red:
-                problems.append(f"undefined macros (red math): {red}")
-            leftover = page.evaluate(LEFTOVER_TEX)
-            if leftover:
-                problems.append(f"untypeset TeX in the text: {leftover}")
-            broken = page.evaluate(BROKEN_IMAGES)
-            if broken:
-                problems.append(f"images that did not load: {broken}")
+            problems += check(page, path)
         except Exception as exc:  # a timeout waiting for MathJax is a failure of this page
             problems.append(f"{type(exc).__name__}: {exc}")
         finally:
             page.context.close()
         if problems:
             failures[path] = problems
+    return failures
+
+
+def test_smoke_every_page(site, base_url, browser):
+    pages = site.pages()
+    assert len(pages) >= 10, pages
+
+    def check(page, path):
+        problems = []
+        red = page.evaluate(RED_MATH)
+        if red:
+            problems.append(f"undefined macros (red math): {red}")
+        leftover = page.evaluate(LEFTOVER_TEX)
+        if leftover:
+            problems.append(f"untypeset TeX in the text: {leftover}")
+        broken = page.evaluate(BROKEN_IMAGES)
+        if broken:
+            problems.append(f"images that did not load: {broken}")
+        return problems
+
+    failures = check_every_page(browser, base_url, pages, check)
     assert not failures, "\n".join(f"{p}:\n  " + "\n  ".join(v) for p, v in failures.items())
 
 
@@ -104,24 +120,18 @@ def test_no_page_scrolls_sideways(site, base_url, browser, width):
     """At a phone's 360 px and on a desktop, no built page is wider than the window."""
     pages = site.pages()
     assert len(pages) >= 10, pages
-    failures = {}
-    for path in pages:
-        page, problems = open_page(browser, base_url + path, viewport={"width": width, "height": 800})
-        try:
-            wait_for_math(page)
-            problems += mathjax_errors(page)
-            for scheme in ("default", "slate") if path in CONTENT else ("default",):
-                set_scheme(page, scheme)
-                measured = page.evaluate(WIDTH)
-                if measured["scrollWidth"] > measured["innerWidth"] or measured["sticking"]:
-                    problems.append(
-                        f"[{scheme}] the page is {measured['scrollWidth']} px wide in a {width} px window: "
-                        f"{measured['sticking']}"
-                    )
-        except Exception as exc:  # a timeout waiting for MathJax is a failure of this page
-            problems.append(f"{type(exc).__name__}: {exc}")
-        finally:
-            page.context.close()
-        if problems:
-            failures[path] = problems
+
+    def check(page, path):
+        problems = []
+        for scheme in ("default", "slate") if path in CONTENT else ("default",):
+            set_scheme(page, scheme)
+            measured = page.evaluate(WIDTH)
+            if measured["scrollWidth"] > measured["innerWidth"] or measured["sticking"]:
+                problems.append(
+                    f"[{scheme}] the page is {measured['scrollWidth']} px wide in a {width} px window: "
+                    f"{measured['sticking']}"
+                )
+        return problems
+
+    failures = check_every_page(browser, base_url, pages, check, viewport={"width": width, "height": 800})
     assert not failures, "\n".join(f"{p} at {width} px:\n  " + "\n  ".join(v) for p, v in failures.items())

@@ -39,13 +39,17 @@ TABLE = {
 }
 
 
-@pytest.mark.parametrize("theta", [0.05, 0.3, 0.5, 0.9])
-def test_bernoulli_row(theta):
-    pmf, support, mean, var = TABLE["Ber"]
+@pytest.mark.parametrize(
+    ("row", "dist", "mean_var", "theta"),
+    [("Ber", stats.bernoulli, bernoulli_mean_var, t) for t in (0.05, 0.3, 0.5, 0.9)]
+    + [("Geo", stats.geom, geometric_mean_var, t) for t in (0.05, 0.25, 0.5, 0.9)],
+)
+def test_bernoulli_and_geometric_rows(row, dist, mean_var, theta):
+    pmf, support, mean, var = TABLE[row]
     y = np.array(list(support(theta)))
-    np.testing.assert_allclose(pmf(y, theta), stats.bernoulli.pmf(y, theta))
-    np.testing.assert_allclose((mean(theta), var(theta)), stats.bernoulli.stats(theta))
-    np.testing.assert_allclose(bernoulli_mean_var(theta), stats.bernoulli.stats(theta))
+    np.testing.assert_allclose(pmf(y, theta), dist.pmf(y, theta))
+    np.testing.assert_allclose((mean(theta), var(theta)), dist.stats(theta))
+    np.testing.assert_allclose(mean_var(theta), dist.stats(theta))
 
 
 @pytest.mark.parametrize(("n", "theta"), [(1, 0.3), (10, 0.3), (25, 0.8), (60, 0.02)])
@@ -64,15 +68,6 @@ def test_poisson_row(lam):
     np.testing.assert_allclose(pmf, stats.poisson.pmf(y, lam), rtol=1e-10, atol=1e-300)
     np.testing.assert_allclose((lam, lam), stats.poisson.stats(lam))
     np.testing.assert_allclose(poisson_mean_var(lam), stats.poisson.stats(lam))
-
-
-@pytest.mark.parametrize("theta", [0.05, 0.25, 0.5, 0.9])
-def test_geometric_row(theta):
-    pmf, support, mean, var = TABLE["Geo"]
-    y = np.array(list(support(theta)))
-    np.testing.assert_allclose(pmf(y, theta), stats.geom.pmf(y, theta))
-    np.testing.assert_allclose((mean(theta), var(theta)), stats.geom.stats(theta))
-    np.testing.assert_allclose(geometric_mean_var(theta), stats.geom.stats(theta))
 
 
 def _brute_force(chosen, opened):
