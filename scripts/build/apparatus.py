@@ -548,10 +548,7 @@ def _notebook_dependencies(path: Path) -> list[Path]:
     )
     builder = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(builder)
-    try:
-        return builder.dependencies(path)
-    except (SyntaxError, UnicodeDecodeError, ValueError):  # not Python: all of mlnotes
-        return sorted((ROOT / PACKAGE).glob("*.py"))
+    return builder.notebook_dependencies(path)
 
 
 def _notebook_key(path: Path) -> str:

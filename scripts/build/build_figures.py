@@ -104,6 +104,18 @@ def dependencies(script: Path) -> list[Path]:
     return sorted(PACKAGE / f"{m}.py" for m in seen)
 
 
+def notebook_dependencies(notebook: Path) -> list[Path]:
+    """The `mlnotes` sources a jupytext notebook depends on: its imports, as `dependencies`.
+
+    A notebook that does not parse as Python (an `.ipynb`, a syntax error) depends on all
+    of `mlnotes/`.
+    """
+    try:
+        return dependencies(Path(notebook))
+    except (SyntaxError, UnicodeDecodeError, ValueError):
+        return sorted(PACKAGE.rglob("*.py"))
+
+
 def _versions() -> str:
     versions = [f"python={platform.python_version()}"]
     for lib in LIBRARIES:

@@ -67,16 +67,8 @@ def _builder():
 
 
 def notebook_dependencies(nb_path: Path, builder=None) -> list[Path]:
-    """The `mlnotes` source files a notebook depends on, transitively, sorted.
-
-    Notebooks are jupytext `.py` files, parsed like figure scripts. A notebook that
-    does not parse as Python (an `.ipynb`, a syntax error) depends on all of `mlnotes/`.
-    """
-    builder = builder or _builder()
-    try:
-        return builder.dependencies(Path(nb_path))
-    except (SyntaxError, UnicodeDecodeError, ValueError):
-        return sorted(builder.PACKAGE.rglob("*.py"))
+    """The `mlnotes` source files a notebook depends on (`build_figures.notebook_dependencies`)."""
+    return (builder or _builder()).notebook_dependencies(Path(nb_path))
 
 
 def _dependency_aware_key(original, builder):
