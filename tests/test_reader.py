@@ -223,6 +223,7 @@ ENTRY_TEXT = """(path) => [...document.querySelectorAll('article a[href]')]
     })"""
 
 
+@pytest.mark.browser
 def test_landing_page_lists_the_post_and_the_notes(reader):
     page = reader.open("")
     intro = page.evaluate("""() => [...document.querySelectorAll('article > p')].map(p => p.textContent).join(' ')""")
@@ -253,6 +254,7 @@ BLOG_EXCERPTS = """() => [...document.querySelectorAll('article.md-post--excerpt
 }))"""
 
 
+@pytest.mark.browser
 def test_blog_index_shows_excerpt_categories_and_reading_time(reader):
     page = reader.open("blog/")
     posts = page.evaluate(BLOG_EXCERPTS)
@@ -276,6 +278,7 @@ def test_blog_index_shows_excerpt_categories_and_reading_time(reader):
 # --------------------------------------------------------------------------------------
 
 
+@pytest.mark.browser
 @pytest.mark.parametrize("path", CONTENT)
 def test_math_is_typeset_numbered_and_linked(reader, path):
     page = reader.open(path)
@@ -290,6 +293,7 @@ def test_math_is_typeset_numbered_and_linked(reader, path):
     assert not reader.problems, reader.problems
 
 
+@pytest.mark.browser
 def test_the_post_numbers_its_equations(reader):
     state = math_state(reader.open(POST))
     assert state["displays"] >= 10, state["displays"]
@@ -305,6 +309,7 @@ def _in_view(page, element_id: str) -> bool:
     )
 
 
+@pytest.mark.browser
 def test_eqref_links_jump_to_their_equation(reader):
     page = reader.open(POST)
     refs = page.locator("article mjx-container a[href*='#mjx-eqn']")
@@ -358,6 +363,7 @@ MARK_LINK = """(path) => {
 }"""
 
 
+@pytest.mark.browser
 def test_math_survives_instant_navigation(reader):
     page = reader.open("")
     page.evaluate("window.__readerNotReloaded = true")
@@ -425,6 +431,7 @@ def toggle_palette(page) -> str:
 WEAK_ALT = re.compile(r"^(figure|image|img|plot|chart|graph|picture|screenshot)?\s*\d*$|\.(svg|png|jpe?g)$", re.I)
 
 
+@pytest.mark.browser
 @pytest.mark.parametrize("path", CONTENT)
 def test_figures_follow_the_palette_and_have_alt_text_and_captions(site, reader, path):
     """Light variant under the light palette, dark under the dark one (the test clicks
@@ -476,6 +483,7 @@ def test_figures_follow_the_palette_and_have_alt_text_and_captions(site, reader,
 # --------------------------------------------------------------------------------------
 
 
+@pytest.mark.browser
 def test_search_returns_the_right_page_first(reader):
     page = reader.open("")
     failures = []
@@ -522,6 +530,7 @@ def notebook_pages(site) -> list[str]:
     return [p for p in site.pages() if p.startswith("notebooks/")]
 
 
+@pytest.mark.browser
 def test_every_notebook_is_rendered_executed_typeset_and_downloadable(site, reader):
     import nbformat
 
@@ -595,6 +604,7 @@ SOURCES_LINKS = """() => [...document.querySelectorAll('article a[href]')]
     .map(a => ({href: a.href, text: a.textContent.trim(), row: (a.closest('tr, li, p') || a).textContent.replace(/\\s+/g, ' ').trim()}))"""
 
 
+@pytest.mark.browser
 def test_sources_page_lists_seeds_and_links_every_correction(site, reader):
     page = reader.open("sources/")
     rows = page.evaluate("""() => [...document.querySelectorAll('article tr')].map(r => [...r.cells].map(c => c.textContent.trim()))""")
@@ -677,6 +687,7 @@ AXE_RUN = """(rules) => axe.run(document, {
 AXE_COLOUR_RULES = ["color-contrast", "link-in-text-block"]
 
 
+@pytest.mark.browser
 def test_axe_core_finds_no_violations_in_either_palette(reader):
     assert AXE.exists(), f"{AXE} is missing: run `npm ci` (any make target does)"
     failures = []

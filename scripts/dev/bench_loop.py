@@ -109,10 +109,11 @@ def synthesize(tree: Path, scale: int) -> dict:
 
 
 def build(tree: Path, dest: Path) -> float:
-    """`make site`'s command (strict build) on `tree`; returns seconds."""
+    """`make site`'s command (strict build) on `tree`; returns seconds. No `-q`: under MkDocs 1.6.1
+    `-q` raises the log level above WARNING, so `--strict` never sees a warning and exits 0."""
     start = time.perf_counter()
     result = subprocess.run(
-        [str(tree / ".venv" / "bin" / "mkdocs"), "build", "--strict", "-q", "-d", str(dest)],
+        [str(tree / ".venv" / "bin" / "mkdocs"), "build", "--strict", "-d", str(dest)],
         cwd=tree, env={**ENV, "PYTHONPATH": str(tree)}, capture_output=True, text=True,
     )
     if result.returncode:
