@@ -9,12 +9,13 @@ $$SE_{(pos, 2i)} = \sin(pos\,\omega_i), \qquad SE_{(pos, 2i+1)} = \cos(pos\,\ome
 for positions $0 \le pos < \text{max\_pos}$ and $0 \le i < d/2$, with $d$ = `embed_dim`
 and base $= 10000$. The angles are computed in float64 and only then cast to the
 requested dtype. A float32 table is then off by at most $2^{-25} + pos \cdot 2^{-52}$
-(checked against mpmath for $d$ from 2 to 4096 and positions up to $10^{15}$). Up to
-about position $10^{8}$ that is float32's own rounding, $2^{-25}$, and little more;
-beyond, the float64 angle's error shows: at $d = 64$, every entry of row $10^{6}$ is
-correctly rounded, 3 of the 64 entries of row $10^{8}$ and 33 of row $10^{10}$ are
-not. It stays far below the error of a table computed in float32 throughout, as the
-post's Listing 1 does (about 2 from position $10^{8}$ on: see
+(`tests/test_page_post.py` checks it against 40-digit arithmetic for $d$ = 4, 64, 128
+and 1024, at positions below $10^{7}$ and at $10^{8}$ and $10^{9}$). Up to about
+position $10^{8}$ that is float32's own rounding, $2^{-25}$, and little more; beyond,
+the float64 angle's error shows: at $d = 64$, every entry of row $10^{6}$ is correctly
+rounded, 2 of the 64 entries of row $10^{8}$ and 33 of row $10^{10}$ are not. A table
+computed in float32, as the post's Listing 1 does, is off by about $pos \cdot 2^{-24}$
+instead (1.99 at position $10^{8}$ for $d = 64$: see
 [`rounding_error`][mlnotes.embeddings.rounding_error]).
 
 Examples:
@@ -47,6 +48,9 @@ __all__ = [
     "shift_matrix",
     "sinusoidal_embeddings",
 ]
+
+
+_POSITION_DTYPES = (torch.uint8, torch.int8, torch.int16, torch.int32, torch.int64)
 
 
 def _check_embed_dim(embed_dim: object) -> int:
@@ -174,7 +178,11 @@ class SinusoidalEmbeddings(nn.Module):
     The table from [`sinusoidal_embeddings`][mlnotes.embeddings.sinusoidal_embeddings]
     is registered as a (non-trainable, non-persistent) buffer named `embeddings`, so
     `module.to(device)` moves it (and `module.to(dtype)` casts it) and `state_dict()`
-    does not store it. This is the post's Listing 1 with its bugs fixed.
+    does not store it. This is the site's redesign of the module of the post's
+    Listing 1, for a transformer: Listing 1 keeps its (float32) table as a plain
+    attribute, and its `forward(x, t)` moves the rows of `t` to the device of `x` and
+    returns them as `(batch, embed_dim, 1, 1)`; this `forward` takes the positions
+    alone and returns `(*positions.shape, embed_dim)`.
 
     Args:
         max_pos: number of positions in the table.
@@ -207,7 +215,8 @@ class SinusoidalEmbeddings(nn.Module):
         blog/posts/sinusoidal-embeddings.md#eq:se-vector
 
     References:
-        The post, section 3.1 (Listing 1); Vaswani et al. (2017), section 3.5.
+        The post, section 3.1 (Listing 1); Vaswani et al. (2017), section 3.5;
+        the companion page "Sinusoidal embeddings in practice" (a model's input layer).
     """
 
     embeddings: Tensor
@@ -230,23 +239,27 @@ class SinusoidalEmbeddings(nn.Module):
         """Look up the embeddings of integer `positions`.
 
         Args:
-            positions: integer tensor of any shape and any integer dtype (`uint8` to
-                `int64`), on any device, values in `[0, max_pos)`.
+            positions: integer tensor of any shape, of dtype `uint8`, `int8`, `int16`,
+                `int32` or `int64`, on any device, values in `[0, max_pos)`.
 
         Returns:
             Tensor of shape `(*positions.shape, embed_dim)` on the buffer's device, in
             the buffer's dtype.
 
         Raises:
-            TypeError: if `positions` is not a tensor of an integer dtype (floating,
+            TypeError: if `positions` is not a tensor of one of those dtypes (floating,
                 complex and bool tensors are rejected: a bool tensor would be read as
-                a mask).
+                a mask; so are `uint16`, `uint32` and `uint64`, for which torch has no
+                `min`).
             IndexError: if a position is outside `[0, max_pos)`.
         """
         if not isinstance(positions, Tensor):
             raise TypeError(f"positions must be a torch.Tensor, got {type(positions).__name__}")
-        if positions.is_floating_point() or positions.is_complex() or positions.dtype == torch.bool:
-            raise TypeError(f"positions must be an integer tensor, got dtype {positions.dtype}")
+        if positions.dtype not in _POSITION_DTYPES:
+            raise TypeError(
+                "positions must be an integer tensor (uint8, int8, int16, int32 or int64), "
+                f"got dtype {positions.dtype}"
+            )
         if positions.numel():
             lo, hi = int(positions.min()), int(positions.max())
             bad = lo if lo < 0 else hi if hi >= self.max_pos else None
@@ -512,11 +525,12 @@ def rounding_error(
     The post's Listing 1 computes the frequencies, the angles $pos\,\omega_i$ and their
     sines in float32. The angle then carries a relative rounding error of several
     times $2^{-24}$, not $2^{-24}$: the float32 $\omega_i = \exp(-2i \ln(10000)/d)$ is
-    off by up to $8.2 \cdot 2^{-24}$ at $d = 128$ and $16.6 \cdot 2^{-24}$ at $d = 2216$
-    (the two roundings of the exponent, whose size reaches $\ln 10000 \approx 9.2$,
-    become relative errors of $\omega_i$), and the angle by up to $17.6 \cdot 2^{-24}$
-    (the largest measured for even $d$ up to 4096, at $d = 2216$). That is an absolute
-    error that grows linearly with the position. This returns
+    off by up to $8.2 \cdot 2^{-24}$ at $d = 128$ and $16.6 \cdot 2^{-24}$ at $d = 2216$,
+    the largest for even $d$ up to 4096 (the two roundings of the exponent, whose size
+    reaches $\ln 10000 \approx 9.2$, become relative errors of $\omega_i$); the product
+    with a position below $2^{24}$ (exact in float32) rounds once more, so the angle is
+    off by less than about $17.6 \cdot 2^{-24}$. That is an absolute error that grows
+    linearly with the position. This returns
     $\max_j |SE^{\text{dtype}}_{(pos, j)} - SE_{(pos, j)}|$ against the float64 table.
 
     Args:
@@ -541,7 +555,8 @@ def rounding_error(
         (True, True, True)
 
     References:
-        The post, section 3.1 (Listing 1); IEEE 754 single precision.
+        The post, section 3.1 (Listing 1); the companion page "Sinusoidal embeddings in
+        practice" (float32 rounding); IEEE 754 single precision.
     """
     omega64 = frequencies(embed_dim, base)
     base = _check_base(base)

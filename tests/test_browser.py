@@ -100,7 +100,8 @@ def mathjax_errors(page) -> list[str]:
 
 
 # The reading pages, checked in both palettes at each width.
-CONTENT = ["blog/sinusoidal-embeddings/", "notes/probability/", "notes/linear-algebra/", "notes/cnn/"]
+CONTENT = ["blog/sinusoidal-embeddings/", "notes/probability/", "notes/linear-algebra/", "notes/cnn/",
+           "notes/sinusoidal-embeddings-in-practice/"]
 
 # What makes a page wider than the window: the document's width, and the elements that
 # reach past the window's right edge without a scrolling box of their own between them

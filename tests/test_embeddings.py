@@ -164,6 +164,19 @@ def test_forward_rejects_float_positions():
         SinusoidalEmbeddings(50, 6)(torch.tensor([1.0]))
 
 
+@pytest.mark.parametrize("dtype", [torch.uint8, torch.int8, torch.int16, torch.int32, torch.int64])
+def test_forward_takes_the_integer_dtypes_its_docstring_names(dtype):
+    pe = SinusoidalEmbeddings(50, 6)
+    assert torch.equal(pe(torch.tensor([3, 49], dtype=dtype)), pe.embeddings[[3, 49]])
+
+
+@pytest.mark.parametrize("name", ["uint16", "uint32", "uint64", "bool", "float64", "complex64"])
+def test_forward_rejects_other_dtypes_with_a_type_error_naming_them(name):
+    dtype = getattr(torch, name)
+    with pytest.raises(TypeError, match=rf"integer tensor .*got dtype torch\.{name}"):
+        SinusoidalEmbeddings(50, 6)(torch.tensor([1, 2]).to(dtype))
+
+
 # --- pairwise distances -------------------------------------------------------------
 
 

@@ -70,16 +70,20 @@ def test_listing_1_table_is_definition_1_1(run_listing):
     assert torch.allclose(per_row, rounding_error(torch.arange(1000), 128), rtol=0, atol=1e-7)
 
 
-def test_listing_1_module_is_a_buffer_and_looks_up_any_shape(run_listing):
+def test_listing_1_forward_is_the_authors(run_listing):
+    # The author's design, kept: the table is a plain attribute (no parameter, no buffer),
+    # and forward(x, t) moves the rows of the positions t to x's device and returns them
+    # as (batch, embed_dim, 1, 1). mlnotes.embeddings.SinusoidalEmbeddings is the redesign.
     ns = run_listing(1)
     pe = ns["SinusoidalEmbeddings"](50, 8)
-    assert dict(pe.named_buffers()).keys() == {"embeddings"}
-    assert list(pe.parameters()) == [] and pe.state_dict() == {}
-    assert pe(torch.tensor([[0, 3], [49, 2]])).shape == (2, 2, 8)
-    assert torch.equal(pe(torch.arange(5)), pe.embeddings[:5])
+    assert list(pe.parameters()) == [] and dict(pe.named_buffers()) == {}
+    t = torch.tensor([0, 3, 49])
+    out = pe(torch.zeros(3, 8, dtype=torch.float64), t)
+    assert out.shape == (3, 8, 1, 1) and out.device == torch.device("cpu")
     ours = SinusoidalEmbeddings(50, 8)
-    assert torch.allclose(pe(torch.arange(50)), ours(torch.arange(50)), atol=1e-6)
-    assert pe.to(torch.float64).embeddings.dtype == torch.float64  # moves with the module
+    assert torch.allclose(out[:, :, 0, 0], ours(t), atol=1e-6)
+    # module.to(dtype) leaves a plain attribute alone (a buffer would be cast)
+    assert pe.to(torch.float64).embeddings.dtype == torch.float32
 
 
 def test_listing_2_plots_each_dimension(run_listing):

@@ -1,8 +1,10 @@
-"""Claims of the post (`docs/blog/posts/sinusoidal-embeddings.md`) that guard, not teach.
+"""Claims of the post (`docs/blog/posts/sinusoidal-embeddings.md`), its companion page
+(`docs/notes/sinusoidal-embeddings-in-practice.md`) and the docstrings of
+`mlnotes.embeddings` that guard, not teach.
 
-The post's worked examples are doctests on the page; what only guards a sentence the
-site wrote (a bound, an alt text, a quantifier) is checked here, at the generality the
-sentence states.
+The worked examples are doctests on the pages; what only guards a sentence the site
+wrote (a bound, an alt text, a quantifier, a number in a docstring) is checked here, at
+the generality the sentence states.
 """
 
 from __future__ import annotations
@@ -37,8 +39,8 @@ def test_row_helper_is_the_library_table():
         assert _row_float32(pos, 64) == table[pos].double().tolist()
 
 
-# "Each float32 entry is then off by at most half a float32 step, 2^-25, plus the float64
-# angle's own error, below pos · 2^-52" (section "float32 rounding", added on this site).
+# "Each float32 entry is then off by at most 2^-25 [...], plus the float64 angle's own
+# error, below pos · 2^-52" (companion page, #algorithmic-issues; module docstring).
 @pytest.mark.parametrize("d, n", [(4, 50), (64, 50), (128, 50), (1024, 6)])
 def test_float32_table_error_bound_against_40_digit_arithmetic(d, n):
     mpmath.mp.dps = 40
@@ -80,6 +82,92 @@ def test_float32_positions_collide_from_2_to_the_24():
     below = torch.arange(2**24 - 4, 2**24 + 1).float()
     assert below.unique().numel() == below.numel()
     assert torch.tensor(2**24 + 1).float().item() == 2**24
+
+
+def test_module_docstring_correctly_rounded_entries_at_d_64():
+    # "at d = 64, every entry of row 10^6 is correctly rounded, 2 of the 64 entries of
+    # row 10^8 and 33 of row 10^10 are not"
+    mpmath.mp.dps = 60
+    import numpy as np
+
+    def misrounded(pos: int) -> int:
+        row = np.array(_row_float32(pos, 64), dtype=np.float32)
+        count = 0
+        for i in range(32):
+            angle = pos * mpmath.power(10000, mpmath.mpf(-2 * i) / 64)
+            for j, exact in ((2 * i, mpmath.sin(angle)), (2 * i + 1, mpmath.cos(angle))):
+                x = row[j]
+                err = abs(mpmath.mpf(float(x)) - exact)
+                neighbours = (np.nextafter(x, np.float32(2)), np.nextafter(x, np.float32(-2)))
+                count += any(abs(mpmath.mpf(float(n)) - exact) < err for n in neighbours)
+        return count
+
+    assert [misrounded(p) for p in (10**6, 10**8, 10**10)] == [0, 2, 33]
+
+
+def test_module_docstring_listing_1_error_at_10_to_the_8():
+    # "1.99 at position 10^8 for d = 64"
+    assert round(rounding_error([10**8], 64)[0].item(), 2) == 1.99
+
+
+def test_rounding_error_docstring_float32_frequency_errors():
+    # "off by up to 8.2 · 2^-24 at d = 128 and 16.6 · 2^-24 at d = 2216, the largest for
+    # even d up to 4096"
+    worst = {}
+    for d in range(2, 4097, 2):
+        two_i = torch.arange(0, d, 2, dtype=torch.float32)
+        omega32 = torch.exp(two_i * -(math.log(10000.0) / d)).double()  # as Listing 1
+        exact = frequencies(d)
+        worst[d] = (((omega32 - exact).abs() / exact).max() / 2**-24).item()
+    assert round(worst[128], 1) == 8.2
+    assert max(worst, key=worst.get) == 2216 and round(worst[2216], 1) == 16.6
+
+
+def test_figure_script_float32_error_stays_between_0_3_and_1_3_times_pos_2_to_the_minus_24():
+    # scripts/figures/se_float32_error.py, and the notebook's assert
+    positions = torch.logspace(0, 7, 120).round().unique()
+    ratios = torch.cat([rounding_error(positions, d) / (positions.double() * 2.0**-24)
+                        for d in (128, 512)])
+    assert 0.3 < ratios.min() < 0.35 and 1.25 < ratios.max() < 1.3  # "about 0.3 and 1.3"
+
+
+def test_plain_indexing_wraps_a_negative_position_around():
+    # companion page: "plain indexing would wrap a negative position around to the end"
+    table = sinusoidal_embeddings(10, 4)
+    assert torch.equal(table[torch.tensor([-1])][0], table[9])
+
+
+# correction-info and the Check of correction-periodicity: on integer positions one
+# dimension never repeats a value; on real positions the whole embedding is periodic
+# for d = 2, 4 and 8 only.
+
+@pytest.mark.parametrize("d", [8, 16])
+def test_every_single_dimension_takes_distinct_values_on_20_000_positions(d):
+    pos = torch.arange(20_000, dtype=torch.float64)
+    for omega in frequencies(d).tolist():
+        for f in (torch.sin, torch.cos):
+            values = f(pos * omega).sort().values
+            assert (values[1:] - values[:-1]).min() > 1e-10  # float64 rounding: ~1e-16
+
+
+@pytest.mark.parametrize("d", [2, 4, 8])
+def test_whole_embedding_is_periodic_on_real_positions_for_d_2_4_8(d):
+    period = 2 * math.pi / frequencies(d)[-1].item()  # 2π · 10000^((d-2)/d)
+    assert round(period / math.pi, 6) == {2: 2, 4: 200, 8: 2000}[d]
+    t = torch.tensor([[0.3], [5.0], [77.7], [1234.5]], dtype=torch.float64)
+    omega = frequencies(d)
+    for f in (torch.sin, torch.cos):
+        assert torch.allclose(f((t + period) * omega), f(t * omega), atol=1e-9)
+
+
+@pytest.mark.parametrize("d", [6, 10, 12, 16, 128])
+def test_omega_1_is_irrational_for_every_other_even_d(d):
+    # 10^(-8/d) is rational exactly when d divides 8: no real period fits ω0 = 1 and ω1.
+    # 10^(8/d) is a root of x^d - 10^8, an algebraic integer: if it is not an integer,
+    # it is irrational.
+    value = mpmath.power(10, mpmath.mpf(8) / d)
+    assert abs(value - mpmath.nint(value)) > mpmath.mpf(10) ** -30  # not an integer power
+    assert 8 % d != 0
 
 
 def _smallest_up_to_a_million(d: int) -> float:
@@ -124,7 +212,7 @@ def test_longest_period_reaches_2pi_10000_only_for_large_d():
 
 def test_10000_to_the_2i_over_d_is_rational_exactly_when_8i_over_d_is_an_integer():
     # correction-injectivity (Check): 10000^(2i/d) = 10^(8i/d)
-    for d in (8, 16, 128):
+    for d in (2, 4, 8, 16, 128):
         for i in range(d // 2):
             value = mpmath.power(10, mpmath.mpf(8 * i) / d)
             is_integer = abs(value - mpmath.nint(value)) < mpmath.mpf(10) ** -30

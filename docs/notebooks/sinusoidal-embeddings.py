@@ -13,10 +13,12 @@
 #
 # The companion of the post
 # [Transformers Breakdown: Sinusoidal Embeddings](../blog/posts/sinusoidal-embeddings.md).
-# It redraws the post's figures with the `mlnotes` package and checks, in code, the
-# properties the post proves: each dimension is periodic in the position, no two
-# positions share an embedding, a shift by $k$ positions is a rotation $M(k)$, and the
-# distance between two embeddings depends on their offset only.
+# It redraws the post's figures (and the one of its
+# [companion page](../notes/sinusoidal-embeddings-in-practice.md)) with the `mlnotes`
+# package, and checks with `assert`s, on the ranges it computes, the properties the
+# post proves: each dimension is periodic in the position, no two positions share an
+# embedding, a shift by $k$ positions is a rotation $M(k)$, and the distance between two
+# embeddings depends on their offset only. A failed check stops the notebook.
 #
 # The table of Definition 1.1 is
 # $SE_{(pos, 2i)} = \sin(\omega_i\, pos)$, $SE_{(pos, 2i+1)} = \cos(\omega_i\, pos)$,
@@ -47,7 +49,12 @@ from mlnotes.embeddings import (
 # %%
 table = sinusoidal_embeddings(100, 4)
 omega = frequencies(4)
-print("omega:", omega.tolist(), " periods:", (2 * math.pi / omega).tolist())
+periods = 2 * math.pi / omega
+print("omega:", omega.tolist(), " periods:", periods.tolist())
+# each dimension is periodic in the (real) position, with period 2π/ω_i
+pos = torch.linspace(0, 99, 500, dtype=torch.float64)[:, None]
+assert torch.allclose(torch.sin((pos + periods) * omega), torch.sin(pos * omega))
+assert torch.allclose(torch.cos((pos + periods) * omega), torch.cos(pos * omega))
 
 fig, ax = plt.subplots(figsize=(8, 3.5))
 for j in range(4):
@@ -72,12 +79,14 @@ ax.set(xlabel="dimension j", ylabel="position pos");
 # %% [markdown]
 # ## Injectivity
 #
-# No two of the first 100 000 positions share an embedding: the smallest distance between
-# two of them, at any offset, is the distance between neighbours.
+# No two of the first 100 001 positions share an embedding (d = 128): the smallest
+# distance between two of them, over the offsets 1 to 100 000, is the distance between
+# neighbours. (The proof, for all positions, is in the post's section 2.2.)
 
 # %%
 dist = distance_at_offset(torch.arange(1, 100_001), 128)
 print(f"smallest distance {dist.min().item():.4f} at offset {int(dist.argmin()) + 1}")
+assert dist.min() > 0 and int(dist.argmin()) == 0  # offset 1: neighbours
 
 # %% [markdown]
 # ## A shift is a rotation: SE(t + k) = M(k) SE(t)
@@ -88,8 +97,10 @@ print(f"smallest distance {dist.min().item():.4f} at offset {int(dist.argmin()) 
 # %%
 se = sinusoidal_embeddings(200, 16, dtype=torch.float64)
 M = shift_matrix(7, 16, dtype=torch.float64)
-print("M(7) SE(t) == SE(t + 7) for every t:", all(torch.allclose(M @ se[t], se[t + 7]) for t in range(193)))
-print("M(7) is orthogonal:", torch.allclose(M @ M.T, torch.eye(16, dtype=torch.float64)))
+assert all(torch.allclose(M @ se[t], se[t + 7]) for t in range(193))  # t = 0, ..., 192
+assert torch.allclose(M @ M.T, torch.eye(16, dtype=torch.float64))  # a rotation
+assert not torch.allclose(M, shift_matrix(5, 16, dtype=torch.float64))  # M depends on k
+assert se[0].abs().max() > 0  # SE(0) != 0: SE is not linear
 print("SE(0) =", se[0].tolist())
 
 # %% [markdown]
@@ -109,12 +120,15 @@ ax.set(xlabel="pos₂", ylabel="pos₁");
 # %% [markdown]
 # ## Figure 4: the distance against the offset
 #
-# It does not depend on $t$ (rows 0 and 500 of the table coincide with the closed form),
-# and it grows with the offset, not linearly, towards $\sqrt{d}$.
+# It does not depend on $t$ (rows 0 and 500 of the table agree with the closed form),
+# and it grows with the offset, not linearly and not monotonically, towards $\sqrt{d}$.
 
 # %%
 k = torch.arange(1000)
 ks = torch.arange(0, 500, 25)
+closed = distance_at_offset(torch.arange(500), 1000).float()
+assert torch.allclose(distances[0, :500], closed, atol=1e-3)
+assert torch.allclose(distances[500, 500:], closed, atol=1e-3)
 fig, ax = plt.subplots(figsize=(8, 3.5))
 ax.plot(k, distance_at_offset(k, 1000), label="distance_at_offset(k, 1000)")
 ax.plot(ks, distances[0, ks], "o", label="row t = 0")
@@ -124,16 +138,19 @@ ax.set(xlabel="offset k", ylabel="‖SE(t + k) − SE(t)‖₂", ylim=(0, 34))
 ax.legend(loc="lower right");
 
 # %% [markdown]
-# ## Figure 5: float32 rounding error against the position
+# ## Figure 1 of the companion page: float32 rounding error against the position
 #
 # Computing the angles in float32, as the post's Listing 1 does, costs about
-# $pos \cdot 2^{-24}$ of accuracy.
+# $pos \cdot 2^{-24}$ of accuracy (between 0.3 and 1.3 times that, for these positions).
 
 # %%
 positions = torch.logspace(0, 7, 120).round().unique()
 fig, ax = plt.subplots(figsize=(8, 3.5))
 for d in (128, 512):
-    ax.loglog(positions, rounding_error(positions, d), label=f"d = {d}")
+    err = rounding_error(positions, d)
+    ratio = err / (positions.double() * 2.0**-24)
+    assert 0.3 < ratio.min() and ratio.max() < 1.3
+    ax.loglog(positions, err, label=f"d = {d}")
 ax.loglog(positions, positions * 2.0**-24, "--", label="pos · 2⁻²⁴")
 ax.set(xlabel="position pos", ylabel="max error in the row")
 ax.legend();
@@ -141,11 +158,15 @@ ax.legend();
 # %% [markdown]
 # ## In a model
 #
-# The table is a buffer: it follows the module to its device and dtype, and is not trained.
+# The table is a buffer: it follows the module to its device and dtype, and is not trained
+# (the companion page's last section).
 
 # %%
 pe = SinusoidalEmbeddings(max_pos=512, embed_dim=64)
 tokens = torch.nn.Embedding(1000, 64)
 token_ids = torch.randint(0, 1000, (2, 10))
 x = tokens(token_ids) * math.sqrt(64) + pe(torch.arange(10))
-print(x.shape, [name for name, _ in pe.named_buffers()], list(pe.parameters()))
+assert x.shape == (2, 10, 64)
+assert [name for name, _ in pe.named_buffers()] == ["embeddings"] and list(pe.parameters()) == []
+assert pe.to(torch.float64).embeddings.dtype == torch.float64
+print(x.shape)

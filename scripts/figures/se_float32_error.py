@@ -1,7 +1,7 @@
 """Rounding error of sinusoidal embeddings computed in float32, against the position.
 
-The post's Listing 1 computes the frequencies, the angles pos·ω_i and their sines and
-cosines in float32. `mlnotes.embeddings.rounding_error` measures the largest error of
+Figure 1 of the companion page "Sinusoidal embeddings in practice". The post's Listing 1
+computes the frequencies, the angles pos·ω_i and their sines and cosines in float32. `mlnotes.embeddings.rounding_error` measures the largest error of
 such a row against the float64 table, for d = 128 and d = 512. The float32 angle
 carries a relative error of up to 9.2·2⁻²⁴ (d = 128) and 10.5·2⁻²⁴ (d = 512), the
 largest at the low frequencies, where the angle itself is small; the largest error in

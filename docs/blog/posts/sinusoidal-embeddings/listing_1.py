@@ -28,15 +28,15 @@ class SinusoidalEmbeddings(nn.Module):
         # Apply cos to odd indices (1, 3, 5, ...) of the input embeddings
         embeddings[:, 1::2] = torch.cos(positions * frequencies)
 
-        # A buffer, not a plain attribute: module.to(device) moves it along
-        self.register_buffer("embeddings", embeddings, persistent=False)
+        self.embeddings = embeddings
 
-    def forward(self, t):
-        # t: integer tensor of positions, any shape -> (*t.shape, embed_dim)
-        return self.embeddings[t]
+    def forward(self, x, t):
+        embeds = self.embeddings[t].to(x.device)
+        return embeds[:, :, None, None]
 
 
 if __name__ == "__main__":
     pe = SinusoidalEmbeddings(max_pos=100, embed_dim=4)
     print(pe.embeddings.shape)  # torch.Size([100, 4])
-    print(pe(torch.tensor([0, 1, 2])))  # SE(0), SE(1), SE(2)
+    x = torch.zeros(3, 4)  # a batch of 3 inputs
+    print(pe(x, torch.tensor([0, 1, 2])).shape)  # torch.Size([3, 4, 1, 1])

@@ -14,8 +14,7 @@ def broadcast_distances(embeddings):
     T_1 = embeddings[None, :, :]
 
     # By broadcasting, this operation will save the desired differences
-    # in the tensor's last dimension: shape (max_pos, max_pos, embed_dim),
-    # 4 GB of float32 for max_pos = embed_dim = 1000
+    # in the tensor's last dimension
     differences = T_2 - T_1
 
     # As the differences were saved in the last dimension, we need
