@@ -11,7 +11,7 @@ JS_STAMP := node_modules/.installed-stamp
 TORCH  := torch==2.13.0
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: deps serve site offline figures test bench clean
+.PHONY: deps serve site offline pdf figures test bench clean
 
 deps: $(PY_STAMP) $(JS_STAMP)
 
@@ -38,6 +38,12 @@ offline: deps  ## build offline/ (open offline/index.html) and zip it as mlnotes
 	OFFLINE=true $(VENV)/bin/mkdocs build --strict --site-dir offline
 	$(PY) -m zipfile -c mlnotes-offline.zip offline/
 
+# The post and the notes as one PDF, printed by Chromium from the site just built (so it
+# follows the pages; SITE_URL: where its links to the rest of the site go, as for `make
+# site`). `make site` afterwards puts it in the site and links it (scripts/build/hooks.py).
+pdf: site  ## print the post and the notes pages as one PDF, mlnotes.pdf (after a strict build)
+	$(PY) scripts/build/pdf.py site --output mlnotes.pdf
+
 figures: deps  ## rebuild the figures whose inputs changed (ARGS="--force" or figure names)
 	$(PY) scripts/build/build_figures.py $(ARGS)
 
@@ -50,4 +56,4 @@ bench: deps  ## build, determinism, computation and page benchmarks (never asser
 	$(PY) scripts/dev/bench_loop.py $(LOOP_ARGS)
 
 clean:
-	rm -rf site offline mlnotes-offline.zip .cache docs/figures docs/javascripts/mathjax
+	rm -rf site offline mlnotes-offline.zip mlnotes.pdf .cache docs/figures docs/javascripts/mathjax
