@@ -15,8 +15,9 @@ the offline download link are in overrides/main.html.
   watches `mlnotes/`, `scripts/figures/` and `scripts/build/` (mkdocs.yml: `watch:`), so
   an edit there rebuilds.
 - on_files: serve MathJax 4 and its font from `node_modules/` as `javascripts/mathjax/` (no CDN),
-  `mlnotes-offline.zip` (made by `make offline`) when it exists, and in the offline
-  build the iframe-worker shim from `node_modules/` (on_config names it).
+  `mlnotes-offline.zip` (made by `make offline`) and `mlnotes.pdf` (made by `make pdf`)
+  when they exist, and in the offline build the iframe-worker shim from `node_modules/`
+  (on_config names it).
 - on_page_content: on notebook pages, resolve links to Markdown sources as MkDocs does
   for pages (`../notes/cnn.md` -> `../../notes/cnn/`, or `../notes/cnn.html` offline:
   nbconvert leaves them as written), and drop nbconvert's MathJax 2 configuration.
@@ -52,6 +53,8 @@ MATHJAX_FONT = ROOT / "node_modules" / "@mathjax" / "mathjax-newcm-font"
 MATHJAX_FONT_PARTS = ("chtml",)
 NOTEBOOKS = "notebooks/"
 OFFLINE_ZIP = ROOT / "mlnotes-offline.zip"  # written by `make offline`
+BOOK_PDF = ROOT / "mlnotes.pdf"  # written by `make pdf` (scripts/build/pdf.py)
+PDF_SCRIPT = ROOT / "scripts" / "build" / "pdf.py"
 # Material's offline plugin runs search on file:// through the iframe-worker shim, which it
 # loads from unpkg.com unless a polyfill of that name is configured: serve npm's copy.
 IFRAME_WORKER = ROOT / "node_modules" / "iframe-worker" / "shim" / "index.js"
@@ -183,14 +186,53 @@ def _offline_zip(config) -> list[File]:
     return [File(OFFLINE_ZIP.name, str(OFFLINE_ZIP.parent), config.site_dir, config.use_directory_urls)]
 
 
+def book_chapters() -> tuple[str, ...]:
+    """The pages the PDF prints, as URL paths (`notes/cnn/`): scripts/build/pdf.py's CHAPTERS."""
+    spec = importlib.util.spec_from_file_location("_mlnotes_pdf", PDF_SCRIPT)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return tuple(module.CHAPTERS)
+
+
+def _page_path(dest_uri: str) -> str:
+    """`notes/cnn/index.html` (or offline `notes/cnn.html`) -> `notes/cnn/`."""
+    if dest_uri.endswith("index.html"):
+        return dest_uri[: -len("index.html")]
+    return dest_uri[: -len(".html")] + "/" if dest_uri.endswith(".html") else dest_uri
+
+
+def _book_pdf(config) -> list[File]:
+    """The PDF of `make pdf`, linked from the landing page and from each page it prints
+    (overrides/main.html reads `config.extra.book_pdf`)."""
+    if not BOOK_PDF.exists():
+        return []
+    config.extra["book_pdf"] = {
+        "url": BOOK_PDF.name,
+        "megabytes": round(BOOK_PDF.stat().st_size / 1e6, 1),
+        "chapters": book_chapters(),
+    }
+    return [File(BOOK_PDF.name, str(BOOK_PDF.parent), config.site_dir, config.use_directory_urls)]
+
+
 def on_files(files: Files, config, **kwargs):
-    config.extra.pop("offline_zip", None)  # `mkdocs serve` keeps the config between builds
+    # `mkdocs serve` keeps the config between builds
+    config.extra.pop("offline_zip", None)
+    config.extra.pop("book_pdf", None)
     # the notebooks' downloads (notebooks/<name>.ipynb, executed) are apparatus.py's
     for f in _mathjax_files(config):
         files.append(f)
-    for f in _iframe_worker(config) + _offline_zip(config):
+    for f in _iframe_worker(config) + _offline_zip(config) + _book_pdf(config):
         files.append(f)
     return files
+
+
+def on_page_context(context, page, config, **kwargs):
+    """`in_book_pdf`: the page is one the PDF prints (overrides/main.html links the PDF).
+    Read from the page's destination here, not in on_files: the blog plugin moves its
+    posts (blog/posts/x.md -> blog/x/) after on_files."""
+    book = config.extra.get("book_pdf")
+    context["in_book_pdf"] = bool(book) and _page_path(page.file.dest_uri) in book["chapters"]
+    return context
 
 
 # Notebook pages: nbconvert's template adds a MathJax 2 configuration block
