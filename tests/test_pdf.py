@@ -43,9 +43,7 @@ def _text(reader) -> list[str]:
 def _code_lines(pages) -> str:
     """Every code block of the chapters, whitespace removed: code may show TeX (a
     matplotlib label, a docstring), prose may not."""
-    return "".join(
-        re.sub(r"\s+", "", pre.get_text()) for soup in pages.values() for pre in soup.select("article pre")
-    )
+    return "".join(re.sub(r"\s+", "", pre.get_text()) for soup in pages.values() for pre in soup.select("article pre"))
 
 
 def test_the_book_prints_the_worked_examples(book):
@@ -67,7 +65,9 @@ def test_the_book_has_no_raw_tex(book):
         for line in page.splitlines():
             if re.sub(r"\s+", "", line) in code:
                 continue
-            leftovers += [(number, line) for m in re.finditer(r"\\(frac|begin|end|label|eqref|mathbf|sum|left|right)\b", line)]
+            leftovers += [
+                (number, line) for m in re.finditer(r"\\(frac|begin|end|label|eqref|mathbf|sum|left|right)\b", line)
+            ]
     assert not leftovers, leftovers[:10]
 
 
@@ -115,7 +115,9 @@ def test_the_book_reads_in_order_with_a_title_page_and_contents(book):
 
 def test_links_jump_inside_the_book_and_out_to_the_site(book):
     _, reader, _ = book
-    named = {str(name).lstrip("/"): reader.get_destination_page_number(d) for name, d in reader.named_destinations.items()}
+    named = {
+        str(name).lstrip("/"): reader.get_destination_page_number(d) for name, d in reader.named_destinations.items()
+    }
     internal, external = [], []
     for number, page in enumerate(reader.pages):
         for annot in page.get("/Annots") or []:
@@ -142,7 +144,7 @@ def test_links_jump_inside_the_book_and_out_to_the_site(book):
 def test_the_book_is_tagged(book):
     _, reader, _ = book
     root = reader.trailer["/Root"]
-    assert root["/MarkInfo"]["/Marked"] == True  # noqa: E712 (a pypdf BooleanObject)
+    assert root["/MarkInfo"]["/Marked"] == True
     assert "/StructTreeRoot" in root
     assert str(root.get("/Lang", "")).startswith("en")
 
@@ -157,9 +159,10 @@ def test_figures_are_vectors(book):
 
 def test_the_book_pdf_is_served_and_linked_when_present(tmp_path, monkeypatch):
     """`make site` after `make pdf`: the PDF goes into the site, linked from its pages."""
+    from types import SimpleNamespace
+
     import hooks
     from mkdocs.config import load_config
-    from types import SimpleNamespace
 
     pdf_file = tmp_path / "mlnotes.pdf"
     monkeypatch.setattr(hooks, "BOOK_PDF", pdf_file)

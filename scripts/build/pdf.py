@@ -35,7 +35,6 @@ from __future__ import annotations
 
 import argparse
 import io
-import re
 import sys
 import time
 from pathlib import Path
@@ -293,9 +292,7 @@ def print_book(site: Path, output: Path, site_url: str | None = None, log=print)
             # MathJax: the site's configuration, then MathJax itself, from the first page.
             page.add_script_tag(url=base + "javascripts/mathjax-config.js")
             page.add_script_tag(url=base + "javascripts/mathjax/tex-chtml.js")
-            page.wait_for_function(
-                "() => window.MathJax && MathJax.startup && MathJax.startup.promise", timeout=60000
-            )
+            page.wait_for_function("() => window.MathJax && MathJax.startup && MathJax.startup.promise", timeout=60000)
             page.evaluate("() => MathJax.startup.promise")
             log(f"[pdf] assembling {len(CHAPTERS)} pages and typesetting their math")
             info = page.evaluate(ASSEMBLE, {"chapters": list(CHAPTERS), "siteUrl": site_url, "css": css})
@@ -305,21 +302,22 @@ def print_book(site: Path, output: Path, site_url: str | None = None, log=print)
             if info["duplicates"]:
                 problems.append(f"ids used twice: {sorted(set(info['duplicates']))[:10]}")
             if info["mathErrors"] or info["untypeset"]:
-                problems.append(f"math: {info['mathErrors']} MathJax errors, {info['untypeset']} expressions not typeset")
+                problems.append(
+                    f"math: {info['mathErrors']} MathJax errors, {info['untypeset']} expressions not typeset"
+                )
             if errors:
                 problems.append(f"JavaScript errors: {errors[:5]}")
             if problems:
                 raise BookError("; ".join(problems))
             for line in info["overflowing"]:
                 log(f"[pdf] wider than the page (scrolls on the site, clipped on paper): {line}")
-            options = dict(
-                format=PAGE_FORMAT,
-                margin={side: f"{MARGIN_MM}mm" for side in ("top", "right", "bottom", "left")},
-                print_background=True,
-                prefer_css_page_size=False,
-                outline=True,
-                tagged=True,
-            )
+            options = {
+                "format": PAGE_FORMAT,
+                "margin": {side: f"{MARGIN_MM}mm" for side in ("top", "right", "bottom", "left")},
+                "print_background": True,
+                "outline": True,  # bookmarks from the headings
+                "tagged": True,  # a structure tree for screen readers
+            }
             log("[pdf] printing (1/2: page numbers for the contents)")
             first = page.pdf(**options)
             missing = page.evaluate(FILL_PAGES, destinations(first))
@@ -357,8 +355,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"[pdf] failed: {exc}", file=sys.stderr)
         return 1
     size = args.output.stat().st_size / 1e6
-    print(f"[pdf] wrote {args.output} ({info['pages']} pages, {size:.1f} MB) in {info['seconds']} s; "
-          f"links to the rest of the site go to {info['deployed']}")
+    print(
+        f"[pdf] wrote {args.output} ({info['pages']} pages, {size:.1f} MB) in {info['seconds']} s; "
+        f"links to the rest of the site go to {info['deployed']}"
+    )
     return 0
 
 
