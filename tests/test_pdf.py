@@ -15,8 +15,6 @@ import pytest
 from conftest import ROOT, SITE_URL
 from headless import CHROMIUM, set_scheme, wait_for_math
 
-pytestmark = [pytest.mark.browser, pytest.mark.slow]
-
 
 @pytest.fixture(scope="module")
 def book(site, tmp_path_factory):
@@ -46,6 +44,8 @@ def _code_lines(pages) -> str:
     return "".join(re.sub(r"\s+", "", pre.get_text()) for soup in pages.values() for pre in soup.select("article pre"))
 
 
+@pytest.mark.browser
+@pytest.mark.slow
 def test_the_book_prints_the_worked_examples(book):
     _, reader, _ = book
     text = "\n".join(_text(reader))
@@ -55,6 +55,8 @@ def test_the_book_prints_the_worked_examples(book):
     assert "Fraction(2, 3)" in text and re.search(r"(?<![\d/])2/3(?![\d/])", text)
 
 
+@pytest.mark.browser
+@pytest.mark.slow
 def test_the_book_has_no_raw_tex(book):
     _, reader, pages = book
     code = _code_lines(pages)
@@ -77,6 +79,8 @@ def _heading(tag) -> str:
     return " ".join(tag.get_text(" ", strip=True).split())
 
 
+@pytest.mark.browser
+@pytest.mark.slow
 def test_the_book_reads_in_order_with_a_title_page_and_contents(book):
     info, reader, pages = book
     import pdf
@@ -113,6 +117,8 @@ def test_the_book_reads_in_order_with_a_title_page_and_contents(book):
     assert not any(line.strip() == "1" for line in text[0].strip().splitlines()[-1:])
 
 
+@pytest.mark.browser
+@pytest.mark.slow
 def test_links_jump_inside_the_book_and_out_to_the_site(book):
     _, reader, _ = book
     named = {
@@ -141,6 +147,8 @@ def test_links_jump_inside_the_book_and_out_to_the_site(book):
     assert not [u for u in external if u.startswith(("http://127.0.0.1", "http://localhost"))]
 
 
+@pytest.mark.browser
+@pytest.mark.slow
 def test_the_book_is_tagged(book):
     _, reader, _ = book
     root = reader.trailer["/Root"]
@@ -149,6 +157,8 @@ def test_the_book_is_tagged(book):
     assert str(root.get("/Lang", "")).startswith("en")
 
 
+@pytest.mark.browser
+@pytest.mark.slow
 def test_figures_are_vectors(book):
     """A figure's labels are text in the PDF (a vector SVG), not pixels of an image."""
     _, reader, _ = book
@@ -183,6 +193,8 @@ def test_the_book_pdf_is_served_and_linked_when_present(tmp_path, monkeypatch):
     assert not linked("notes/sinusoidal-embeddings-in-practice/index.html") and not linked("index.html")
 
 
+@pytest.mark.browser
+@pytest.mark.slow
 def test_a_browsers_print_shows_the_article_open_and_light(browser, base_url):
     """Print (Chrome's Ctrl+P: `beforeprint`, print media) of a page read in the dark palette."""
     page = browser.new_page(viewport={"width": 1280, "height": 900})
@@ -218,3 +230,17 @@ def test_a_browsers_print_shows_the_article_open_and_light(browser, base_url):
         assert page.locator("article details:not([open])").count() > 0
     finally:
         page.close()
+
+
+def test_the_deployed_site_links_the_pdf():
+    """The deploy workflow prints the book, for the Pages address, before `make site`
+    (which then serves and links it), on a machine with Chromium."""
+    from test_workflows import DEPLOY, load, step_running, steps
+
+    workflow = load(DEPLOY)
+    order = steps(workflow)
+    pdf_step, site_step = step_running(workflow, "make pdf"), step_running(workflow, "make site")
+    assert order.index(pdf_step) < order.index(site_step)
+    assert pdf_step["env"]["SITE_URL"] == site_step["env"]["SITE_URL"]
+    install = next(i for i, s in enumerate(order) if "apt-get install" in s.get("run", "") and "chromium" in s["run"])
+    assert install < order.index(pdf_step)
