@@ -152,7 +152,8 @@ def test_links_jump_inside_the_book_and_out_to_the_site(book):
 def test_the_book_is_tagged(book):
     _, reader, _ = book
     root = reader.trailer["/Root"]
-    assert root["/MarkInfo"]["/Marked"] == True
+    # /MarkInfo /Marked true: the content is tagged (pypdf: a BooleanObject, whose .value is the bool)
+    assert "/MarkInfo" in root and getattr(root["/MarkInfo"].get("/Marked"), "value", None) is True
     assert "/StructTreeRoot" in root
     assert str(root.get("/Lang", "")).startswith("en")
 
@@ -213,7 +214,7 @@ def test_a_browsers_print_shows_the_article_open_and_light(browser, base_url):
               return {
                 scheme: document.body.getAttribute("data-md-color-scheme"),
                 closed: document.querySelectorAll("article details:not([open])").length,
-                chrome: shown(".md-header, .md-sidebar, .md-footer, .md-search, .md-tabs, .md-code__nav, .md-tooltip2"),
+                chrome: shown(".md-header, .md-sidebar, .md-footer, .md-search, .md-tabs, .md-code__nav, .md-tooltip2, .zeroclipboard-container"),
                 light: shown("article img[src$='#only-light']"),
                 dark: shown("article img[src$='#only-dark']"),
                 background: getComputedStyle(document.body).backgroundColor,
@@ -228,6 +229,13 @@ def test_a_browsers_print_shows_the_article_open_and_light(browser, base_url):
         page.wait_for_timeout(200)
         assert page.evaluate("() => document.body.getAttribute('data-md-color-scheme')") == "slate"
         assert page.locator("article details:not([open])").count() > 0
+        # a notebook page: its cells' copy buttons (mkdocs-jupyter's) are not printed either
+        page.emulate_media(media="screen")
+        page.goto(base_url + "notebooks/cnn/")
+        buttons = "() => Array.from(document.querySelectorAll('.zeroclipboard-container')).filter((el) => el.getClientRects().length > 0).length"
+        assert page.evaluate(buttons) > 0
+        page.emulate_media(media="print")
+        assert page.evaluate(buttons) == 0
     finally:
         page.close()
 
