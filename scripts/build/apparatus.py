@@ -539,8 +539,8 @@ def merge_themes(light, dark, where: str):
     return merged
 
 
-def _notebook_dependencies(path: Path) -> list[Path]:
-    """The `mlnotes` sources a jupytext notebook imports, transitively (scripts/build/build_figures.py)."""
+def _builder():
+    """scripts/build/build_figures.py, whose `notebook_dependencies` and `code_digest` key notebooks too."""
     import importlib.util
 
     spec = importlib.util.spec_from_file_location(
@@ -548,7 +548,12 @@ def _notebook_dependencies(path: Path) -> list[Path]:
     )
     builder = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(builder)
-    return builder.notebook_dependencies(path)
+    return builder
+
+
+def _notebook_dependencies(path: Path) -> list[Path]:
+    """The `mlnotes` sources a jupytext notebook imports, transitively (scripts/build/build_figures.py)."""
+    return _builder().notebook_dependencies(path)
 
 
 def _notebook_key(path: Path) -> str:
@@ -556,11 +561,13 @@ def _notebook_key(path: Path) -> str:
 
     import matplotlib
 
+    builder = _builder()
     h = hashlib.sha256(path.read_bytes())
-    # only the mlnotes modules this notebook imports (transitively, as the figure builder
-    # finds a figure script's): an edit of mlnotes/cnn.py re-runs the cnn notebook only
-    for dep in _notebook_dependencies(path):
-        h.update(dep.name.encode() + b"\0" + dep.read_bytes())
+    # only the code of the mlnotes modules this notebook imports (transitively, as the
+    # figure builder finds a figure script's): a change of behaviour in mlnotes/cnn.py
+    # re-runs the cnn notebook only, and a docstring or comment edit re-runs none
+    for dep in builder.notebook_dependencies(path):
+        h.update(dep.name.encode() + b"\0" + builder.code_digest(dep))
     # what this module does to a notebook: bump NOTEBOOK_FORMAT when merge_themes changes
     h.update(f"{SETUP_CELL}{PLOT_ALT}{NOTEBOOK_FORMAT}{matplotlib.__version__}".encode())
     return h.hexdigest()

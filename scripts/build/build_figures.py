@@ -7,10 +7,11 @@ matplotlib Figure. The builder calls it under `mlnotes.plotting.style("light")` 
 `style("dark")` and writes `docs/figures/<name>.svg` and `docs/figures/<name>-dark.svg`.
 
 A figure is rebuilt only when its cache key changes. The key hashes the script, the
-`mlnotes` modules it imports (followed transitively through `mlnotes`' own imports),
+code of the `mlnotes` modules it imports (followed transitively through `mlnotes`' own
+imports; their syntax trees without docstrings and comments, `code_digest`),
 `mlnotes/plotting.py` (the styles), this builder, and the versions of Python and the
-libraries that draw. So editing a Markdown page rebuilds nothing, and editing
-`mlnotes/linalg.py` rebuilds only the figures whose scripts import it.
+libraries that draw. So editing a Markdown page or a docstring rebuilds nothing, and
+changing the code of `mlnotes/linalg.py` rebuilds only the figures whose scripts import it.
 
 Figures are built in parallel (one process per core), with one progress line each.
 A script that raises fails the build with its name and traceback, and its old output
@@ -116,6 +117,33 @@ def notebook_dependencies(notebook: Path) -> list[Path]:
         return sorted(PACKAGE.rglob("*.py"))
 
 
+def _strip_docstrings(tree: ast.AST) -> ast.AST:
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+            body = node.body
+            if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
+                    and isinstance(body[0].value.value, str):
+                node.body = body[1:] or [ast.Pass()]
+    return tree
+
+
+def code_digest(path: Path) -> bytes:
+    """What of an `mlnotes` source file can change what a figure or notebook computes.
+
+    Its syntax tree without docstrings, comments and positions (`ast.dump`), so editing a
+    docstring or a comment, or re-flowing the code, re-runs no figure and no notebook,
+    while any change of behaviour does. A file that does not parse counts by its bytes (its
+    figures re-run, and fail naming the syntax error). Nothing in mlnotes reads a
+    `__doc__` at run time (tests/test_hooks.py checks it).
+    """
+    data = path.read_bytes()
+    try:
+        tree = ast.parse(data, filename=str(path))
+    except (SyntaxError, ValueError):
+        return b"unparsed\0" + data
+    return ast.dump(_strip_docstrings(tree), include_attributes=False).encode()
+
+
 def _versions() -> str:
     versions = [f"python={platform.python_version()}"]
     for lib in LIBRARIES:
@@ -131,9 +159,11 @@ def cache_key(script: Path, versions: str | None = None) -> str:
     h = hashlib.sha256()
     h.update(f"builder={BUILDER_VERSION}\n{versions or _versions()}\n".encode())
     h.update(Path(__file__).read_bytes())
-    for path in [script, *dependencies(script)]:
+    h.update(f"\n--- {script.relative_to(ROOT).as_posix()}\n".encode())
+    h.update(script.read_bytes())  # the script itself by its bytes: any edit redraws it
+    for path in dependencies(script):
         h.update(f"\n--- {path.relative_to(ROOT).as_posix()}\n".encode())
-        h.update(path.read_bytes())
+        h.update(code_digest(path))
     return h.hexdigest()
 
 

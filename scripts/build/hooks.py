@@ -5,11 +5,10 @@ notes is in `.meta.yml` files (Material's meta plugin), the notebook download bu
 the offline download link are in overrides/main.html.
 
 - on_config: give the feed its channel image and, offline, the iframe-worker polyfill
-  (below); key mkdocs-jupyter's execution cache on the `mlnotes` sources each notebook
-  imports too (its own key covers only the notebook file and the plugin options), so
-  editing `mlnotes/cnn.py` re-executes only the notebooks that import `mlnotes.cnn`.
-  The imports are found as the figure builder finds a figure script's
-  (`build_figures.dependencies`: transitive, plus `__init__.py` and `plotting.py`).
+  (below); resolve mkdocs-jupyter's cache folder against the project. Its cache needs
+  no help: it is keyed on the bytes of the notebook it renders, which is the copy
+  scripts/build/apparatus.py executed (re-executed when the notebook or the code of an
+  `mlnotes` module it imports changes).
 - on_pre_build: run `scripts/build/build_figures.py` (a no-op for figures that are up to
   date); a failing figure script fails the build and names itself. `mkdocs serve`
   watches `mlnotes/`, `scripts/figures/` and `scripts/build/` (mkdocs.yml: `watch:`), so
@@ -24,8 +23,6 @@ the offline download link are in overrides/main.html.
 
 from __future__ import annotations
 
-import hashlib
-import importlib.util
 import posixpath
 import re
 import subprocess
@@ -58,44 +55,6 @@ IFRAME_WORKER = ROOT / "node_modules" / "iframe-worker" / "shim" / "index.js"
 IFRAME_WORKER_URI = "javascripts/iframe-worker/shim.js"
 
 
-def _builder():
-    """scripts/build/build_figures.py, loaded from this tree (its `dependencies` finds imports)."""
-    spec = importlib.util.spec_from_file_location("_mlnotes_build_figures", BUILDER)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-def notebook_dependencies(nb_path: Path, builder=None) -> list[Path]:
-    """The `mlnotes` source files a notebook depends on (`build_figures.notebook_dependencies`)."""
-    return (builder or _builder()).notebook_dependencies(Path(nb_path))
-
-
-def _dependency_aware_key(original, builder):
-    def compute_cache_key(nb_path, config, exec_nb):
-        h = hashlib.sha256(original(nb_path, config, exec_nb).encode())
-        for path in notebook_dependencies(Path(nb_path), builder):
-            h.update(f"\n--- {path.relative_to(builder.ROOT).as_posix()}\n".encode())
-            h.update(path.read_bytes())
-        return h.hexdigest()
-
-    compute_cache_key.__wrapped__ = original
-    return compute_cache_key
-
-
-def install_notebook_cache_key(builder=None):
-    """Make mkdocs-jupyter's cache key cover the `mlnotes` files each notebook imports.
-
-    Idempotent (`mkdocs serve` reloads the hooks on every rebuild): the plugin's own
-    key function is wrapped once, and a reload re-wraps the original.
-    """
-    from mkdocs_jupyter import plugin
-
-    original = getattr(plugin._compute_cache_key, "__wrapped__", plugin._compute_cache_key)
-    plugin._compute_cache_key = _dependency_aware_key(original, builder or _builder())
-    return plugin._compute_cache_key
-
-
 @event_priority(100)  # before mkdocs-rss-plugin's on_config, which writes the channel
 def on_config(config, **kwargs):
     rss = config.plugins.get("rss")
@@ -112,7 +71,6 @@ def on_config(config, **kwargs):
         base = Path(jupyter.config["cache_dir"])
         if not base.is_absolute():
             jupyter.config["cache_dir"] = str(ROOT / base)
-        install_notebook_cache_key()
     return config
 
 
