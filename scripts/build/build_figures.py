@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import contextlib
 import functools
 import hashlib
 import importlib.util
@@ -215,8 +216,42 @@ def render(name: str, script: str) -> tuple[str, float, str | None]:
         return name, time.perf_counter() - start, traceback.format_exc()
 
 
-def build(names: list[str] | None = None, force: bool = False, jobs: int | None = None) -> int:
-    """Build the figures; print one line per figure. Returns the number of failures."""
+def warm_worker() -> None:
+    """Initializer of a long-lived worker (`make serve`): import what every figure draws with
+    once, so an edit of a figure script costs its drawing, not Python's imports."""
+    if str(ROOT) not in sys.path:
+        sys.path.insert(0, str(ROOT))  # this tree's mlnotes, as `python build_figures.py` runs
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot  # noqa: F401
+    import torch  # noqa: F401
+
+    import mlnotes.plotting  # noqa: F401
+
+
+def code_key() -> str:
+    """One digest of the code every figure may import (`code_digest` of each `mlnotes`
+    module) and of this builder: a long-lived worker that imported an older version of
+    either must not draw."""
+    h = hashlib.sha256(Path(__file__).read_bytes())
+    for path in sorted(PACKAGE.rglob("*.py")):
+        h.update(path.relative_to(ROOT).as_posix().encode() + b"\0" + code_digest(path))
+    return h.hexdigest()
+
+
+def build(
+    names: list[str] | None = None,
+    force: bool = False,
+    jobs: int | None = None,
+    executor=None,
+) -> int:
+    """Build the figures; print one line per figure. Returns the number of failures.
+
+    `executor`: a `concurrent.futures` executor to draw in (kept warm by `make serve`'s
+    hook, built with `warm_worker`); by default a process pool for this call only.
+    The failures' tracebacks are in `.cache/figures/last-run.json` (`last_run()`).
+    """
     scripts = discover()
     unknown = sorted(set(names or []) - set(scripts))
     if unknown:
@@ -245,7 +280,7 @@ def build(names: list[str] | None = None, force: bool = False, jobs: int | None 
     report = {"built": [], "fresh": [n for n in selected if n not in todo], "failed": {}}
     workers = max(1, min(jobs or os.cpu_count() or 1, len(todo)))
     if todo:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
+        with contextlib.nullcontext(executor) if executor else ProcessPoolExecutor(workers) as pool:
             futures = [pool.submit(render, n, str(scripts[n])) for n in todo]
             for future in as_completed(futures):
                 name, seconds, error = future.result()
@@ -278,6 +313,11 @@ def build(names: list[str] | None = None, force: bool = False, jobs: int | None 
             flush=True,
         )
     return len(report["failed"])
+
+
+def last_run() -> dict:
+    """The report of the last build: {"built": [...], "fresh": [...], "failed": {name: traceback}}."""
+    return json.loads((CACHE / "last-run.json").read_text(encoding="utf-8"))
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -23,6 +23,7 @@ the offline download link are in overrides/main.html.
 
 from __future__ import annotations
 
+import os
 import posixpath
 import re
 import subprocess
@@ -74,9 +75,58 @@ def on_config(config, **kwargs):
     return config
 
 
+# `mkdocs serve` keeps this module for the whole process: its figure workers stay warm.
+_SERVE: dict = {"command": None, "pool": None, "code": None}
+
+
+def on_startup(command, **kwargs):
+    _SERVE["command"] = command
+
+
+def on_shutdown(**kwargs):
+    _stop_pool()
+
+
+def _stop_pool() -> None:
+    pool, _SERVE["pool"], _SERVE["code"] = _SERVE["pool"], None, None
+    if pool is not None:
+        pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _warm_builder():
+    """The figure builder, imported by name (its workers unpickle `build_figures.render`),
+    with a process pool that outlives a build: re-created when the code a figure can import
+    or the builder itself changes (`build_figures.code_key`), never reused stale."""
+    import importlib
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    if str(BUILDER.parent) not in sys.path:
+        sys.path.insert(0, str(BUILDER.parent))
+    import build_figures
+
+    code = build_figures.code_key()
+    if code != _SERVE["code"]:
+        _stop_pool()
+        build_figures = importlib.reload(build_figures)
+        _SERVE["pool"] = ProcessPoolExecutor(
+            max_workers=os.cpu_count() or 1,
+            mp_context=multiprocessing.get_context("spawn"),  # never fork the server's threads
+            initializer=build_figures.warm_worker,
+        )
+        _SERVE["code"] = build_figures.code_key()
+    return build_figures, _SERVE["pool"]
+
+
 def on_pre_build(config, **kwargs):
-    result = subprocess.run([sys.executable, str(BUILDER)], cwd=ROOT)
-    if result.returncode:
+    if _SERVE["command"] == "serve":
+        # an edit of a figure script costs its drawing only: the workers have imported
+        # matplotlib, torch and mlnotes already
+        builder, pool = _warm_builder()
+        failed = builder.build(executor=pool)
+    else:
+        failed = subprocess.run([sys.executable, str(BUILDER)], cwd=ROOT).returncode
+    if failed:
         raise PluginError(
             "figure build failed: see the traceback above "
             "(the failing script is named on the line '[figures] failing scripts: ...')"
