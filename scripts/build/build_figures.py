@@ -58,9 +58,18 @@ def outputs(name: str) -> list[Path]:
 
 
 def _mlnotes_imports(path: Path) -> frozenset[str]:
-    """The `mlnotes` modules (as file stems) that the file at `path` imports."""
+    """The `mlnotes` modules (as file stems) that the file at `path` imports.
+
+    A module that does not parse imports nothing here: its own key (`code_digest`, its
+    bytes) changes, and the figures that import it run and fail naming the syntax error.
+    """
     stat = path.stat()
-    return _parse_imports(path, stat.st_mtime_ns, stat.st_size, PACKAGE)
+    try:
+        return _parse_imports(path, stat.st_mtime_ns, stat.st_size, PACKAGE)
+    except (SyntaxError, ValueError):
+        if path.parent == PACKAGE:
+            return frozenset()
+        raise
 
 
 # One parse per version of a file: every figure's key follows plotting's and __init__'s imports.
@@ -98,7 +107,10 @@ def dependencies(script: Path) -> list[Path]:
     (the styles every figure is drawn with) are always included.
     """
     seen = {"__init__", "plotting"}
-    todo = list(_mlnotes_imports(script) | seen)
+    try:
+        todo = list(_mlnotes_imports(script) | seen)
+    except (SyntaxError, ValueError):  # a script that does not parse: it fails when run
+        return sorted(PACKAGE.glob("*.py"))
     while todo:
         module = todo.pop()
         seen.add(module)
@@ -227,7 +239,10 @@ def warm_worker() -> None:
     import matplotlib.pyplot  # noqa: F401
     import torch  # noqa: F401
 
-    import mlnotes.plotting  # noqa: F401
+    try:
+        import mlnotes.plotting  # noqa: F401
+    except Exception:  # a mistake in mlnotes: each figure that imports it fails, named
+        pass
 
 
 def code_key() -> str:

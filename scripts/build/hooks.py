@@ -32,9 +32,10 @@ from pathlib import Path
 from urllib.parse import urljoin
 
 from mkdocs.exceptions import PluginError
-from mkdocs.plugins import event_priority
+from mkdocs.plugins import event_priority, get_plugin_logger
 from mkdocs.structure.files import File, Files, InclusionLevel
 
+log = get_plugin_logger("figures")
 ROOT = Path(__file__).resolve().parents[2]
 BUILDER = ROOT / "scripts" / "build" / "build_figures.py"
 MATHJAX = ROOT / "node_modules" / "mathjax"
@@ -118,12 +119,28 @@ def _warm_builder():
     return build_figures, _SERVE["pool"]
 
 
+def _innermost(error: str) -> str:
+    """A traceback's innermost `File "...", line N` and its message, on one line."""
+    error = error.replace(f"{ROOT}/", "")  # paths relative to the project
+    lines = [line.strip() for line in error.strip().splitlines() if line.strip()]
+    frames = [line for line in lines if line.startswith("File ")]
+    return " | ".join(x for x in (frames[-1] if frames else "", lines[-1] if lines else "") if x)
+
+
 def on_pre_build(config, **kwargs):
     if _SERVE["command"] == "serve":
         # an edit of a figure script costs its drawing only: the workers have imported
         # matplotlib, torch and mlnotes already
         builder, pool = _warm_builder()
-        failed = builder.build(executor=pool)
+        if builder.build(executor=pool):
+            # the server goes on: each page that shows a failed figure says so
+            # (scripts/build/problems.py); its old SVGs are deleted, never served stale
+            for name, error in builder.last_run()["failed"].items():
+                log.error(
+                    f"figure {name}: scripts/figures/{name}.py raised: {_innermost(error)}",
+                    extra={"mlnotes_figure": name},
+                )
+        return
     else:
         failed = subprocess.run([sys.executable, str(BUILDER)], cwd=ROOT).returncode
     if failed:
