@@ -3,8 +3,9 @@ running, each page a mistake touches says so (file or key, line, message), nothi
 is served as current, and fixing the file brings the page back without a restart.
 
 One `mkdocs serve --dirty` (what `make serve` runs) on a scratch copy of the project goes
-through four mistakes, each made and then fixed: a figure script that raises, an unknown
-citation key, a notebook cell that raises, a syntax error in `mlnotes`. Correctness only,
+through five mistakes, each made and then fixed: a figure script that raises, an unknown
+citation key, a broken TeX expression, a notebook cell that raises, a syntax error in
+`mlnotes`. Correctness only,
 never timing.
 """
 
@@ -60,6 +61,13 @@ def test_mistakes_show_in_the_served_page_and_recover(tmp_path):
         text = notes.read_text(encoding="utf-8")
         notes.write_text(text + "\nA claim [@nosuchkey2099].\n", encoding="utf-8")
         server.wait_for(page, _has(BANNER, b"nosuchkey2099", b"notes/cnn.md"))
+        notes.write_text(text, encoding="utf-8")
+        server.wait_for(page, _clean)
+        server.settle()
+
+        # 2b. a broken TeX expression: the page names it and the TeX error
+        notes.write_text(text + "\nA slip: $\\fracc{a}{b}$.\n", encoding="utf-8")
+        server.wait_for(page, _has(BANNER, b"TeX error", b"fracc", b"notes/cnn.md"))
         notes.write_text(text, encoding="utf-8")
         server.wait_for(page, _clean)
         server.settle()

@@ -12,8 +12,8 @@ in a banner naming the file (or key), the line and the message:
 - a syntax error in an `mlnotes` module: its API page (the `:::` block is replaced by the
   error; mkdocstrings would otherwise stop the build), and through the two above every
   figure and notebook that imports it;
-- an unknown citation key, a broken link, anything a hook or plugin warns about while a
-  page renders: that page.
+- an unknown citation key, a TeX error (scripts/build/tex.py), a broken link, anything a
+  hook or plugin warns about while a page renders: that page.
 
 A warning logged outside any page (the figure builder's, the notebooks') is shown on the
 pages it names: a hook attributes a log record with `extra={"mlnotes_page": src_uri}` or
