@@ -1,34 +1,27 @@
-"""The mkdocs hooks' notebook cache key: a notebook is re-executed only when it, or an
-`mlnotes` module it imports (transitively), changes."""
+"""The build's content keys: a figure or notebook runs again when its code changes, and
+only then (a docstring or comment edit re-runs nothing); mkdocs-jupyter's own cache is
+used as it ships, its private functions untouched."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
 from mkdocs_jupyter import plugin
 
-import build_figures  # scripts/build, on sys.path through pytest's `pythonpath` (pyproject.toml)
-import hooks
+import apparatus  # scripts/build, on sys.path through pytest's `pythonpath` (pyproject.toml)
+import build_figures
 
-# the plugin options its own key reads (values do not matter here, only that they are fixed)
-JUPYTER_OPTIONS = {
-    key: None
-    for key in (
-        "kernel_name", "theme", "allow_errors", "show_input", "no_input", "no_prompt",
-        "remove_tag_config", "highlight_extra_classes", "include_requirejs",
-        "custom_mathjax_url", "toc_depth",
-    )
-}
+ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture
-def tree(scratch_package, monkeypatch):
+def tree(scratch_package):
     """The scratch project of conftest (alpha imports beta; gamma stands alone), with a
-    notebooks folder."""
+    notebooks folder and a figure script."""
     (scratch_package / "docs" / "notebooks").mkdir(parents=True)
-    # install_notebook_cache_key() replaces the plugin's function: put it back afterwards
-    monkeypatch.setattr(plugin, "_compute_cache_key", plugin._compute_cache_key)
+    (scratch_package / "scripts" / "figures").mkdir(parents=True)
     return scratch_package
 
 
@@ -40,64 +33,121 @@ def _notebook(tree: Path, body: str) -> Path:
 
 def test_notebook_dependencies_follow_its_mlnotes_imports(tree):
     nb = _notebook(tree, "from mlnotes.alpha import A\nimport numpy\n")
-    names = {p.name for p in hooks.notebook_dependencies(nb, build_figures)}
+    names = {p.name for p in build_figures.notebook_dependencies(nb)}
     assert names == {"__init__.py", "plotting.py", "alpha.py", "beta.py"}
 
 
 def test_a_notebook_that_does_not_parse_depends_on_all_of_mlnotes(tree):
     nb = _notebook(tree, "%timeit 1 + 1\n")  # a magic jupytext did not comment out
-    names = {p.name for p in hooks.notebook_dependencies(nb, build_figures)}
+    names = {p.name for p in build_figures.notebook_dependencies(nb)}
     assert names == {"__init__.py", "plotting.py", "alpha.py", "beta.py", "gamma.py"}
 
 
-def test_cache_key_changes_only_with_the_notebook_and_what_it_imports(tree):
-    key = hooks.install_notebook_cache_key(build_figures)
-    nb = _notebook(tree, "from mlnotes.alpha import A\nprint(A)\n")
+CODE = '''"""Module docstring."""
 
-    def current():
-        return key(str(nb), JUPYTER_OPTIONS, True)
+# a comment
+def f(x):
+    """Docstring of f."""
+    return x + 1  # trailing comment
 
-    first = current()
-    assert current() == first  # deterministic
+
+class C:
+    """Docstring of C."""
+
+    def g(self):
+        """Docstring of g."""
+        return 2
+'''
+
+
+@pytest.mark.parametrize(
+    "edit, same",
+    [
+        (lambda s: s.replace("Docstring of f.", "Docstring of f, edited."), True),
+        (lambda s: s.replace('"""Module docstring."""', '"""Module docstring.\n\nMore."""'), True),
+        (lambda s: s.replace("# a comment", "# another comment\n# and one more"), True),
+        (lambda s: s.replace('"""Docstring of g."""', ""), True),  # a docstring removed
+        (lambda s: s.replace("return x + 1  #", "return (\n        x + 1\n    )  #"), True),
+        (lambda s: s.replace("x + 1", "x + 2"), False),
+        (lambda s: s.replace("return 2", "return 2.0"), False),
+        (lambda s: s.replace("def g(self)", "def h(self)"), False),
+        (lambda s: s + "\nLIMIT = 'a string'\n", False),  # a string that is not a docstring
+        (lambda s: s.replace("return 2", '"""Not a docstring: not first."""\n        return 2'), False),
+        (lambda s: s.replace("def f(x):", "def f(x)"), False),  # a syntax error
+    ],
+)
+def test_code_digest_changes_with_the_code_only(tmp_path, edit, same):
+    path = tmp_path / "m.py"
+    path.write_text(CODE)
+    before = build_figures.code_digest(path)
+    path.write_text(edit(CODE))
+    assert (build_figures.code_digest(path) == before) is same
+
+
+def test_a_module_that_does_not_parse_is_keyed_on_its_bytes(tmp_path):
+    path = tmp_path / "m.py"
+    path.write_text("def f(:\n")
+    first = build_figures.code_digest(path)
+    path.write_text("def f(:\n# a comment\n")
+    assert build_figures.code_digest(path) != first
+
+
+def test_a_figure_key_follows_its_script_and_the_code_it_imports(tree):
+    script = tree / "scripts" / "figures" / "fig.py"
+    script.write_text('"""A figure."""\nfrom mlnotes.alpha import A\n')
+    beta = tree / "mlnotes" / "beta.py"
+
+    def key():
+        return build_figures.cache_key(script, versions="fixed")
+
+    first = key()
+    beta.write_text('"""Beta, documented."""\nB = 2  # the same value\n')
     (tree / "mlnotes" / "gamma.py").write_text("G = 4\n")  # not imported
-    (tree / "docs" / "page.md").write_text("# an edited page\n")
-    assert current() == first
-    (tree / "mlnotes" / "beta.py").write_text("B = 3\n")  # imported through alpha
-    second = current()
+    assert key() == first
+    beta.write_text("B = 3\n")  # behaviour, imported through alpha
+    second = key()
     assert second != first
-    (tree / "mlnotes" / "plotting.py").write_text("STYLE = 2\n")
-    third = current()
-    assert third != second
-    nb.write_text(nb.read_text() + "print(A + 1)\n")  # the notebook itself
-    assert current() != third
-    # the plugin's own options still count
-    assert key(str(nb), JUPYTER_OPTIONS, False) != current()
+    script.write_text('"""A figure, retitled."""\nfrom mlnotes.alpha import A\n')
+    assert key() != second  # the script itself counts by its bytes
 
 
-def test_installing_twice_wraps_the_plugin_key_once(tree):
-    original = plugin._compute_cache_key
-    hooks.install_notebook_cache_key(build_figures)
-    hooks.install_notebook_cache_key(build_figures)  # `mkdocs serve` reloads the hooks
-    assert plugin._compute_cache_key.__wrapped__ is original
+def test_a_notebook_key_ignores_docstring_edits_of_what_it_imports(tree, monkeypatch):
+    monkeypatch.setattr(apparatus, "_builder", lambda: build_figures)
+    nb = _notebook(tree, "from mlnotes.alpha import A\nprint(A)\n")
+    beta = tree / "mlnotes" / "beta.py"
+    first = apparatus._notebook_key(nb)
+    beta.write_text('"""Beta, documented."""\n\nB = 2\n')
+    assert apparatus._notebook_key(nb) == first
+    beta.write_text("B = 3\n")
+    assert apparatus._notebook_key(nb) != first
 
 
-def test_the_site_config_installs_the_wrapper_on_the_plugin_it_runs(monkeypatch):
-    """The hook as mkdocs.yml names it really replaces mkdocs-jupyter's private key function:
-    it still exists with the signature the wrapper calls, the plugin still looks it up by
-    name when it renders a notebook (so replacing the module attribute takes effect), and
-    the hook's on_config replaces it. An upgrade of the pinned plugin that breaks any of
-    these fails here, not silently in the cache."""
-    import inspect
+def test_nothing_reads_a_docstring_at_run_time():
+    """`code_digest` drops docstrings: true only while no figure, notebook or mlnotes
+    module reads one (a figure titled from a `__doc__` would go stale)."""
+    sources = [
+        *(ROOT / "mlnotes").rglob("*.py"),
+        *(ROOT / "scripts" / "figures").glob("*.py"),
+        *(ROOT / "docs" / "notebooks").glob("*.py"),
+    ]
+    assert len(sources) > 15
+    readers = [p.name for p in sources if re.search(r"__doc__|getdoc", p.read_text())]
+    assert not readers, f"these read a docstring at run time: {readers}"
 
+
+def test_the_site_config_leaves_mkdocs_jupyter_as_it_ships():
+    """No private function of mkdocs-jupyter is replaced: its cache key hashes the
+    notebook it renders, which is the executed copy apparatus.py writes."""
     from mkdocs.config import load_config
 
-    monkeypatch.setattr(plugin, "_compute_cache_key", plugin._compute_cache_key)
-    original = getattr(plugin._compute_cache_key, "__wrapped__", plugin._compute_cache_key)
-    assert list(inspect.signature(original).parameters) == ["nb_path", "config", "exec_nb"]
-    assert "_compute_cache_key" in plugin.Plugin.on_pre_page.__code__.co_names
-    config = load_config(str(Path(__file__).resolve().parent.parent / "mkdocs.yml"))
-    [hook] = [p for name, p in config.plugins.items() if name.endswith("scripts/build/hooks.py")]
-    assert config.plugins["mkdocs-jupyter"].config["cache"]
-    hook.on_config(config)
-    assert plugin._compute_cache_key is not original
-    assert plugin._compute_cache_key.__wrapped__ is original
+    original = plugin._compute_cache_key
+    config = load_config(str(ROOT / "mkdocs.yml"))
+    ran = []
+    for name, hook in config.plugins.items():
+        if name.startswith("scripts/build/") and hasattr(hook, "on_config"):
+            hook.on_config(config)
+            ran.append(name)
+    assert "scripts/build/hooks.py" in ran
+    assert plugin._compute_cache_key is original
+    assert plugin._compute_cache_key.__module__ == "mkdocs_jupyter.plugin"
+    assert not hasattr(plugin._compute_cache_key, "__wrapped__")

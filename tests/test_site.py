@@ -73,3 +73,61 @@ def test_notebooks_download_as_ipynb(site):
         assert any(c.cell_type == "code" for c in nb.cells), path.name
         page = (site.path / "notebooks" / path.stem / "index.html").read_text(encoding="utf-8")
         assert f'href="../{path.stem}.ipynb" download' in page
+
+
+def _fragment_links(site):
+    """Every link of the built site that names a `#fragment` on a page of the site.
+
+    Yields (page file, href, target file, fragment). Links to other hosts are left out,
+    and so is the bare `#` (the top of the page).
+    """
+    from urllib.parse import unquote, urljoin, urlsplit
+
+    from bs4 import BeautifulSoup
+
+    from conftest import SITE_URL
+
+    root = site.path.resolve()
+    for html in sorted(root.rglob("*.html")):
+        page_url = SITE_URL + html.relative_to(root).as_posix()
+        soup = BeautifulSoup(html.read_text(encoding="utf-8"), "html.parser")
+        for a in soup.find_all("a", href=True):
+            target = urljoin(page_url, a["href"])
+            if not target.startswith(SITE_URL) or "#" not in target:
+                continue
+            path, fragment = urlsplit(target).path, unquote(urlsplit(target).fragment)
+            if not fragment:
+                continue
+            rel = path[len(urlsplit(SITE_URL).path):]
+            file = root / rel
+            if rel == "" or rel.endswith("/"):
+                file = file / "index.html"
+            yield html, a["href"], file, fragment
+
+
+def test_every_fragment_link_names_an_id_its_target_has(site):
+    """Each `#fragment` link (same page or another page of the site) lands on an element.
+
+    MkDocs' strict build checks the links written in Markdown, not the ones plugins write
+    into the HTML (mkdocs-jupyter's table of contents, the equation and citation links):
+    this reads every built page.
+    """
+    from bs4 import BeautifulSoup
+
+    root = site.path.resolve()
+    ids: dict = {}
+    broken, checked = [], 0
+    for page, href, file, fragment in _fragment_links(site):
+        if file not in ids:
+            if not file.is_file():
+                broken.append(f"{page.relative_to(root)}: {href} (no page {file.relative_to(root)})")
+                continue
+            soup = BeautifulSoup(file.read_text(encoding="utf-8"), "html.parser")
+            ids[file] = {t["id"] for t in soup.find_all(id=True)} | {
+                t["name"] for t in soup.find_all("a", attrs={"name": True})
+            }
+        checked += 1
+        if fragment not in ids[file]:
+            broken.append(f"{page.relative_to(root)}: {href}")
+    assert checked > 1000, f"only {checked} fragment links found: is the site complete?"
+    assert not broken, f"{len(broken)} fragment links name no id:\n" + "\n".join(broken[:40])

@@ -29,7 +29,11 @@ from mlnotes.cnn import conv_output_size, kernel_positions, receptive_field
 rng = np.random.default_rng(0)
 
 # %% [markdown]
-# ## The formula against `torch.nn.Conv2d`
+# ## The formula against <code>torch.nn.Conv2d</code>
+# <!-- HTML <code>, not backticks: mkdocs-jupyter 0.26 strips backtick spans before it builds
+# the table of contents (danielfrg/mkdocs-jupyter#202), so a backticked heading's TOC link
+# would be #the-formula-against while the heading's id keeps the code's text.
+# tests/test_site.py checks every #fragment link of the site. -->
 #
 # Random heights, widths, kernel sizes, strides, paddings and dilations, different for
 # the two dimensions. Where the kernel does not fit, both refuse.

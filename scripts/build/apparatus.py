@@ -253,7 +253,11 @@ def collect_equation_refs(package_dir: Path, package: str = PACKAGE) -> list[Equ
     refs = []
     for path in sorted(package_dir.glob("*.py")):
         module = package if path.stem == "__init__" else f"{package}.{path.stem}"
-        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        try:
+            tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        except SyntaxError as err:  # its API page says so (problems.py); a strict build fails
+            log.warning(f"{path.relative_to(package_dir.parent)}:{err.lineno}: SyntaxError: {err.msg}")
+            continue
 
         def visit(node, prefix):
             for child in ast.iter_child_nodes(node):
@@ -539,8 +543,8 @@ def merge_themes(light, dark, where: str):
     return merged
 
 
-def _notebook_dependencies(path: Path) -> list[Path]:
-    """The `mlnotes` sources a jupytext notebook imports, transitively (scripts/build/build_figures.py)."""
+def _builder():
+    """scripts/build/build_figures.py, whose `notebook_dependencies` and `code_digest` key notebooks too."""
     import importlib.util
 
     spec = importlib.util.spec_from_file_location(
@@ -548,7 +552,12 @@ def _notebook_dependencies(path: Path) -> list[Path]:
     )
     builder = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(builder)
-    return builder.notebook_dependencies(path)
+    return builder
+
+
+def _notebook_dependencies(path: Path) -> list[Path]:
+    """The `mlnotes` sources a jupytext notebook imports, transitively (scripts/build/build_figures.py)."""
+    return _builder().notebook_dependencies(path)
 
 
 def _notebook_key(path: Path) -> str:
@@ -556,11 +565,13 @@ def _notebook_key(path: Path) -> str:
 
     import matplotlib
 
+    builder = _builder()
     h = hashlib.sha256(path.read_bytes())
-    # only the mlnotes modules this notebook imports (transitively, as the figure builder
-    # finds a figure script's): an edit of mlnotes/cnn.py re-runs the cnn notebook only
-    for dep in _notebook_dependencies(path):
-        h.update(dep.name.encode() + b"\0" + dep.read_bytes())
+    # only the code of the mlnotes modules this notebook imports (transitively, as the
+    # figure builder finds a figure script's): a change of behaviour in mlnotes/cnn.py
+    # re-runs the cnn notebook only, and a docstring or comment edit re-runs none
+    for dep in builder.notebook_dependencies(path):
+        h.update(dep.name.encode() + b"\0" + builder.code_digest(dep))
     # what this module does to a notebook: bump NOTEBOOK_FORMAT when merge_themes changes
     h.update(f"{SETUP_CELL}{PLOT_ALT}{NOTEBOOK_FORMAT}{matplotlib.__version__}".encode())
     return h.hexdigest()
@@ -592,6 +603,24 @@ def build_notebook(path: Path, cache: Path = NOTEBOOK_CACHE) -> tuple[Path, Path
     return page, download
 
 
+def _notebook_error(source: Path, err: Exception) -> str:
+    """Where a notebook failed: `docs/notebooks/x.py:LINE: Name: message` for a cell that
+    raised (nbclient's CellExecutionError), the error itself otherwise."""
+    ename, evalue = getattr(err, "ename", None), getattr(err, "evalue", None)
+    if ename is None:
+        return f"{err.__class__.__name__}: {err}"
+    where = source.relative_to(ROOT).as_posix() if source.is_relative_to(ROOT) else source.name
+    # the failing cell's source, as nbclient quotes it, found in the jupytext file
+    quoted = re.search(r"-{10,}\n(.*?)\n-{10,}", str(err), re.S)
+    if quoted:
+        first = next((line for line in quoted.group(1).splitlines() if line.strip()), "")
+        text = source.read_text(encoding="utf-8").splitlines()
+        line = next((i for i, t in enumerate(text, 1) if first and t == first), None)
+        if line is not None:
+            where = f"{where}:{line}"
+    return f"{where}: {ename}: {evalue}"
+
+
 def themed_notebooks(files, config) -> None:
     """Point each notebook page at its executed two-theme copy, and its download at the executed one."""
     from mkdocs.exceptions import PluginError
@@ -604,7 +633,13 @@ def themed_notebooks(files, config) -> None:
         try:
             page_nb, download_nb = build_notebook(source)
         except Exception as err:  # a failing cell, a kernel that died
-            raise PluginError(f"notebook {f.src_uri} failed to execute: {err}") from err
+            message = f"notebook {f.src_uri} failed to execute: {_notebook_error(source, err)}"
+            if not _state.get("serve"):
+                raise PluginError(message) from err
+            # `make serve` goes on: the page shows the notebook's source, unexecuted, with
+            # the error at its top (scripts/build/problems.py) and no download
+            log.error(message, extra={"mlnotes_page": f.src_uri})
+            continue
         f.abs_src_path = str(page_nb)
         dest = f.src_uri[:-3] + ".ipynb"
         old = files.get_file_from_path(dest)
@@ -618,6 +653,10 @@ def themed_notebooks(files, config) -> None:
 # ---------------------------------------------------------------------------------------
 
 _state: dict = {}
+
+
+def on_startup(command, **kwargs):
+    _state["serve"] = command == "serve"
 
 
 def on_config(config, **kwargs):

@@ -7,10 +7,11 @@ matplotlib Figure. The builder calls it under `mlnotes.plotting.style("light")` 
 `style("dark")` and writes `docs/figures/<name>.svg` and `docs/figures/<name>-dark.svg`.
 
 A figure is rebuilt only when its cache key changes. The key hashes the script, the
-`mlnotes` modules it imports (followed transitively through `mlnotes`' own imports),
+code of the `mlnotes` modules it imports (followed transitively through `mlnotes`' own
+imports; their syntax trees without docstrings and comments, `code_digest`),
 `mlnotes/plotting.py` (the styles), this builder, and the versions of Python and the
-libraries that draw. So editing a Markdown page rebuilds nothing, and editing
-`mlnotes/linalg.py` rebuilds only the figures whose scripts import it.
+libraries that draw. So editing a Markdown page or a docstring rebuilds nothing, and
+changing the code of `mlnotes/linalg.py` rebuilds only the figures whose scripts import it.
 
 Figures are built in parallel (one process per core), with one progress line each.
 A script that raises fails the build with its name and traceback, and its old output
@@ -22,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import contextlib
 import functools
 import hashlib
 import importlib.util
@@ -56,9 +58,18 @@ def outputs(name: str) -> list[Path]:
 
 
 def _mlnotes_imports(path: Path) -> frozenset[str]:
-    """The `mlnotes` modules (as file stems) that the file at `path` imports."""
+    """The `mlnotes` modules (as file stems) that the file at `path` imports.
+
+    A module that does not parse imports nothing here: its own key (`code_digest`, its
+    bytes) changes, and the figures that import it run and fail naming the syntax error.
+    """
     stat = path.stat()
-    return _parse_imports(path, stat.st_mtime_ns, stat.st_size, PACKAGE)
+    try:
+        return _parse_imports(path, stat.st_mtime_ns, stat.st_size, PACKAGE)
+    except (SyntaxError, ValueError):
+        if path.parent == PACKAGE:
+            return frozenset()
+        raise
 
 
 # One parse per version of a file: every figure's key follows plotting's and __init__'s imports.
@@ -96,7 +107,10 @@ def dependencies(script: Path) -> list[Path]:
     (the styles every figure is drawn with) are always included.
     """
     seen = {"__init__", "plotting"}
-    todo = list(_mlnotes_imports(script) | seen)
+    try:
+        todo = list(_mlnotes_imports(script) | seen)
+    except (SyntaxError, ValueError):  # a script that does not parse: it fails when run
+        return sorted(PACKAGE.glob("*.py"))
     while todo:
         module = todo.pop()
         seen.add(module)
@@ -116,6 +130,33 @@ def notebook_dependencies(notebook: Path) -> list[Path]:
         return sorted(PACKAGE.rglob("*.py"))
 
 
+def _strip_docstrings(tree: ast.AST) -> ast.AST:
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+            body = node.body
+            if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
+                    and isinstance(body[0].value.value, str):
+                node.body = body[1:] or [ast.Pass()]
+    return tree
+
+
+def code_digest(path: Path) -> bytes:
+    """What of an `mlnotes` source file can change what a figure or notebook computes.
+
+    Its syntax tree without docstrings, comments and positions (`ast.dump`), so editing a
+    docstring or a comment, or re-flowing the code, re-runs no figure and no notebook,
+    while any change of behaviour does. A file that does not parse counts by its bytes (its
+    figures re-run, and fail naming the syntax error). Nothing in mlnotes reads a
+    `__doc__` at run time (tests/test_hooks.py checks it).
+    """
+    data = path.read_bytes()
+    try:
+        tree = ast.parse(data, filename=str(path))
+    except (SyntaxError, ValueError):
+        return b"unparsed\0" + data
+    return ast.dump(_strip_docstrings(tree), include_attributes=False).encode()
+
+
 def _versions() -> str:
     versions = [f"python={platform.python_version()}"]
     for lib in LIBRARIES:
@@ -131,9 +172,11 @@ def cache_key(script: Path, versions: str | None = None) -> str:
     h = hashlib.sha256()
     h.update(f"builder={BUILDER_VERSION}\n{versions or _versions()}\n".encode())
     h.update(Path(__file__).read_bytes())
-    for path in [script, *dependencies(script)]:
+    h.update(f"\n--- {script.relative_to(ROOT).as_posix()}\n".encode())
+    h.update(script.read_bytes())  # the script itself by its bytes: any edit redraws it
+    for path in dependencies(script):
         h.update(f"\n--- {path.relative_to(ROOT).as_posix()}\n".encode())
-        h.update(path.read_bytes())
+        h.update(code_digest(path))
     return h.hexdigest()
 
 
@@ -185,8 +228,45 @@ def render(name: str, script: str) -> tuple[str, float, str | None]:
         return name, time.perf_counter() - start, traceback.format_exc()
 
 
-def build(names: list[str] | None = None, force: bool = False, jobs: int | None = None) -> int:
-    """Build the figures; print one line per figure. Returns the number of failures."""
+def warm_worker() -> None:
+    """Initializer of a long-lived worker (`make serve`): import what every figure draws with
+    once, so an edit of a figure script costs its drawing, not Python's imports."""
+    if str(ROOT) not in sys.path:
+        sys.path.insert(0, str(ROOT))  # this tree's mlnotes, as `python build_figures.py` runs
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot  # noqa: F401
+    import torch  # noqa: F401
+
+    try:
+        import mlnotes.plotting  # noqa: F401
+    except Exception:  # a mistake in mlnotes: each figure that imports it fails, named
+        pass
+
+
+def code_key() -> str:
+    """One digest of the code every figure may import (`code_digest` of each `mlnotes`
+    module) and of this builder: a long-lived worker that imported an older version of
+    either must not draw."""
+    h = hashlib.sha256(Path(__file__).read_bytes())
+    for path in sorted(PACKAGE.rglob("*.py")):
+        h.update(path.relative_to(ROOT).as_posix().encode() + b"\0" + code_digest(path))
+    return h.hexdigest()
+
+
+def build(
+    names: list[str] | None = None,
+    force: bool = False,
+    jobs: int | None = None,
+    executor=None,
+) -> int:
+    """Build the figures; print one line per figure. Returns the number of failures.
+
+    `executor`: a `concurrent.futures` executor to draw in (kept warm by `make serve`'s
+    hook, built with `warm_worker`); by default a process pool for this call only.
+    The failures' tracebacks are in `.cache/figures/last-run.json` (`last_run()`).
+    """
     scripts = discover()
     unknown = sorted(set(names or []) - set(scripts))
     if unknown:
@@ -215,7 +295,7 @@ def build(names: list[str] | None = None, force: bool = False, jobs: int | None 
     report = {"built": [], "fresh": [n for n in selected if n not in todo], "failed": {}}
     workers = max(1, min(jobs or os.cpu_count() or 1, len(todo)))
     if todo:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
+        with contextlib.nullcontext(executor) if executor else ProcessPoolExecutor(workers) as pool:
             futures = [pool.submit(render, n, str(scripts[n])) for n in todo]
             for future in as_completed(futures):
                 name, seconds, error = future.result()
@@ -248,6 +328,11 @@ def build(names: list[str] | None = None, force: bool = False, jobs: int | None 
             flush=True,
         )
     return len(report["failed"])
+
+
+def last_run() -> dict:
+    """The report of the last build: {"built": [...], "fresh": [...], "failed": {name: traceback}}."""
+    return json.loads((CACHE / "last-run.json").read_text(encoding="utf-8"))
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -5,11 +5,10 @@ notes is in `.meta.yml` files (Material's meta plugin), the notebook download bu
 the offline download link are in overrides/main.html.
 
 - on_config: give the feed its channel image and, offline, the iframe-worker polyfill
-  (below); key mkdocs-jupyter's execution cache on the `mlnotes` sources each notebook
-  imports too (its own key covers only the notebook file and the plugin options), so
-  editing `mlnotes/cnn.py` re-executes only the notebooks that import `mlnotes.cnn`.
-  The imports are found as the figure builder finds a figure script's
-  (`build_figures.dependencies`: transitive, plus `__init__.py` and `plotting.py`).
+  (below); resolve mkdocs-jupyter's cache folder against the project. Its cache needs
+  no help: it is keyed on the bytes of the notebook it renders, which is the copy
+  scripts/build/apparatus.py executed (re-executed when the notebook or the code of an
+  `mlnotes` module it imports changes).
 - on_pre_build: run `scripts/build/build_figures.py` (a no-op for figures that are up to
   date); a failing figure script fails the build and names itself. `mkdocs serve`
   watches `mlnotes/`, `scripts/figures/` and `scripts/build/` (mkdocs.yml: `watch:`), so
@@ -25,8 +24,8 @@ the offline download link are in overrides/main.html.
 
 from __future__ import annotations
 
-import hashlib
 import importlib.util
+import os
 import posixpath
 import re
 import subprocess
@@ -35,9 +34,10 @@ from pathlib import Path
 from urllib.parse import urljoin
 
 from mkdocs.exceptions import PluginError
-from mkdocs.plugins import event_priority
+from mkdocs.plugins import event_priority, get_plugin_logger
 from mkdocs.structure.files import File, Files, InclusionLevel
 
+log = get_plugin_logger("figures")
 ROOT = Path(__file__).resolve().parents[2]
 BUILDER = ROOT / "scripts" / "build" / "build_figures.py"
 MATHJAX = ROOT / "node_modules" / "mathjax"
@@ -61,44 +61,6 @@ IFRAME_WORKER = ROOT / "node_modules" / "iframe-worker" / "shim" / "index.js"
 IFRAME_WORKER_URI = "javascripts/iframe-worker/shim.js"
 
 
-def _builder():
-    """scripts/build/build_figures.py, loaded from this tree (its `dependencies` finds imports)."""
-    spec = importlib.util.spec_from_file_location("_mlnotes_build_figures", BUILDER)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-def notebook_dependencies(nb_path: Path, builder=None) -> list[Path]:
-    """The `mlnotes` source files a notebook depends on (`build_figures.notebook_dependencies`)."""
-    return (builder or _builder()).notebook_dependencies(Path(nb_path))
-
-
-def _dependency_aware_key(original, builder):
-    def compute_cache_key(nb_path, config, exec_nb):
-        h = hashlib.sha256(original(nb_path, config, exec_nb).encode())
-        for path in notebook_dependencies(Path(nb_path), builder):
-            h.update(f"\n--- {path.relative_to(builder.ROOT).as_posix()}\n".encode())
-            h.update(path.read_bytes())
-        return h.hexdigest()
-
-    compute_cache_key.__wrapped__ = original
-    return compute_cache_key
-
-
-def install_notebook_cache_key(builder=None):
-    """Make mkdocs-jupyter's cache key cover the `mlnotes` files each notebook imports.
-
-    Idempotent (`mkdocs serve` reloads the hooks on every rebuild): the plugin's own
-    key function is wrapped once, and a reload re-wraps the original.
-    """
-    from mkdocs_jupyter import plugin
-
-    original = getattr(plugin._compute_cache_key, "__wrapped__", plugin._compute_cache_key)
-    plugin._compute_cache_key = _dependency_aware_key(original, builder or _builder())
-    return plugin._compute_cache_key
-
-
 @event_priority(100)  # before mkdocs-rss-plugin's on_config, which writes the channel
 def on_config(config, **kwargs):
     rss = config.plugins.get("rss")
@@ -115,13 +77,77 @@ def on_config(config, **kwargs):
         base = Path(jupyter.config["cache_dir"])
         if not base.is_absolute():
             jupyter.config["cache_dir"] = str(ROOT / base)
-        install_notebook_cache_key()
     return config
 
 
+# `mkdocs serve` keeps this module for the whole process: its figure workers stay warm.
+_SERVE: dict = {"command": None, "pool": None, "code": None}
+
+
+def on_startup(command, **kwargs):
+    _SERVE["command"] = command
+
+
+def on_shutdown(**kwargs):
+    _stop_pool()
+
+
+def _stop_pool() -> None:
+    pool, _SERVE["pool"], _SERVE["code"] = _SERVE["pool"], None, None
+    if pool is not None:
+        pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _warm_builder():
+    """The figure builder, imported by name (its workers unpickle `build_figures.render`),
+    with a process pool that outlives a build: re-created when the code a figure can import
+    or the builder itself changes (`build_figures.code_key`), never reused stale."""
+    import importlib
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    if str(BUILDER.parent) not in sys.path:
+        sys.path.insert(0, str(BUILDER.parent))
+    import build_figures
+
+    code = build_figures.code_key()
+    if code != _SERVE["code"]:
+        _stop_pool()
+        build_figures = importlib.reload(build_figures)
+        _SERVE["pool"] = ProcessPoolExecutor(
+            max_workers=os.cpu_count() or 1,
+            mp_context=multiprocessing.get_context("spawn"),  # never fork the server's threads
+            initializer=build_figures.warm_worker,
+        )
+        _SERVE["code"] = build_figures.code_key()
+    return build_figures, _SERVE["pool"]
+
+
+def _innermost(error: str) -> str:
+    """A traceback's innermost `File "...", line N` and its message, on one line."""
+    error = error.replace(f"{ROOT}/", "")  # paths relative to the project
+    lines = [line.strip() for line in error.strip().splitlines() if line.strip()]
+    frames = [line for line in lines if line.startswith("File ")]
+    return " | ".join(x for x in (frames[-1] if frames else "", lines[-1] if lines else "") if x)
+
+
 def on_pre_build(config, **kwargs):
-    result = subprocess.run([sys.executable, str(BUILDER)], cwd=ROOT)
-    if result.returncode:
+    if _SERVE["command"] == "serve":
+        # an edit of a figure script costs its drawing only: the workers have imported
+        # matplotlib, torch and mlnotes already
+        builder, pool = _warm_builder()
+        if builder.build(executor=pool):
+            # the server goes on: each page that shows a failed figure says so
+            # (scripts/build/problems.py); its old SVGs are deleted, never served stale
+            for name, error in builder.last_run()["failed"].items():
+                log.error(
+                    f"figure {name}: scripts/figures/{name}.py raised: {_innermost(error)}",
+                    extra={"mlnotes_figure": name},
+                )
+        return
+    else:
+        failed = subprocess.run([sys.executable, str(BUILDER)], cwd=ROOT).returncode
+    if failed:
         raise PluginError(
             "figure build failed: see the traceback above "
             "(the failing script is named on the line '[figures] failing scripts: ...')"

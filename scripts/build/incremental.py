@@ -56,6 +56,7 @@ log = logging.getLogger("mkdocs.plugins.incremental")
 ROOT = Path(__file__).resolve().parents[2]
 SNIPPET = re.compile(r"""^\s*-+8<-+\s+(["']?)([^"'\s]+)\1\s*$""", re.M)
 AUTODOC = re.compile(r"^:::\s+([\w.]+)", re.M)
+FIGURE_REF = re.compile(r"figures/([\w.-]+?)(?:-dark)?\.svg")
 FRONT_MATTER = re.compile(r"\A(---\s*\n.*?\n(?:---|\.\.\.)\s*\n)", re.S)
 HEADING = re.compile(r"^#{1,6}\s.*$|^.*\n(?:=+|-+)\s*$", re.M)
 # Inputs that every page depends on (relative to the config file's folder).
@@ -168,9 +169,11 @@ def _notebook_heading(text: str) -> str:
     return ""
 
 
-def _scan(root: Path, file, computed_by: list) -> dict:
+def _scan(root: Path, file, computed_by: list, failed: dict | None = None) -> dict:
     """The page's signature (source + what it includes + the functions that compute its
-    equations), its navigation key and the identifiers its `:::` blocks document."""
+    equations + which of its figures failed to draw, so that the page shows the failure
+    and, once fixed, the figure), its navigation key and the identifiers its `:::`
+    blocks document."""
     try:
         raw = file.content_bytes
     except (OSError, TypeError, ValueError):
@@ -179,6 +182,8 @@ def _scan(root: Path, file, computed_by: list) -> dict:
     chunks = [raw, repr(computed_by).encode()]
     for dep in _dependencies(root, file, text):
         chunks += [str(dep).encode(), _read(dep)]
+    for name in sorted(set(FIGURE_REF.findall(text)) & set(failed or {})):
+        chunks.append(f"figure {name} failed: {failed[name]}".encode())
     if file.src_uri.endswith(".md"):
         front = FRONT_MATTER.match(text)
         body = text[front.end() :] if front else text
@@ -188,6 +193,14 @@ def _scan(root: Path, file, computed_by: list) -> dict:
         heading = _notebook_heading(text) if text.lstrip().startswith("{") else ""
         navkey = ("", heading)
     return {"sig": _digest(*chunks), "navkey": navkey, "autodoc": AUTODOC.findall(text)}
+
+
+def _failed_figures(config) -> dict:
+    """The figures this build failed to draw, and why (scripts/build/problems.py's state)."""
+    for name, plugin in config.plugins.items():
+        if name.endswith("problems.py"):
+            return dict(getattr(plugin, "_STATE", {}).get("figures", {}))
+    return {}
 
 
 def _apparatus(config):
@@ -239,7 +252,8 @@ def on_files(files, config, **kwargs):
     computed_by = {}
     for ref in refs:
         computed_by.setdefault(ref.page, []).append((ref.label, ref.identifier))
-    scans = {f.src_uri: _scan(root, f, sorted(computed_by.get(f.src_uri, []))) for f in pages}
+    failed = _failed_figures(config)
+    scans = {f.src_uri: _scan(root, f, sorted(computed_by.get(f.src_uri, [])), failed) for f in pages}
     old = _STATE["pages"]
     key = _global_key(root, config)
     reason = None

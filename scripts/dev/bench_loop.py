@@ -1,6 +1,6 @@
 """Benchmark the author's loop: an edit under `make serve` until the served site shows it.
 
-    python scripts/dev/bench_loop.py [--scale N] [--repeat 3] [--json bench-results/loop.json]
+    python scripts/dev/bench_loop.py [--scale N [N ...]] [--repeat 3] [--json bench-results/loop.json]
 
 On a scratch copy of the project under /tmp (sources only: `.venv` and `node_modules`
 are linked, nothing generated is copied), measures
@@ -13,9 +13,10 @@ are linked, nothing generated is copied), measures
   file's write to the served HTML (or SVG) showing the change, polled over HTTP, median
   of `--repeat` edits. MkDocs' own watcher and debounce are part of that time.
 
-With `--scale N` (N > 1) it does the same on a second copy with a synthetic corpus:
-N times the notes pages (copies of the notes, with their math, doctests and figures)
-and N times the figure scripts, and reports both sizes. Compare ratios within one run:
+With `--scale N` (N > 1; several, e.g. `--scale 10 100`) it does the same on another copy
+per N with a synthetic corpus: N times the notes pages (copies of the notes, with their
+math, doctests and figures) and N times the figure scripts, and reports both sizes, each
+build's largest process's peak memory, and each edit's time against its time at 1x. Compare ratios within one run:
 absolute times depend on the machine's load. Never asserted in tests.
 """
 
@@ -108,16 +109,30 @@ def synthesize(tree: Path, scale: int) -> dict:
     }
 
 
+# Runs a command and reports the largest resident set of it and its descendants (the
+# figure and notebook workers included: RUSAGE_CHILDREN covers every process waited for).
+_PEAK = (
+    "import resource, subprocess, sys; r = subprocess.run(sys.argv[1:]); "
+    "print(f'PEAK_RSS_KIB {resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss}', file=sys.stderr); "
+    "sys.exit(r.returncode)"
+)
+PEAKS: list[float] = []  # MiB of each build() call, in order
+
+
 def build(tree: Path, dest: Path) -> float:
-    """`make site`'s command (strict build) on `tree`; returns seconds. No `-q`: under MkDocs 1.6.1
-    `-q` raises the log level above WARNING, so `--strict` never sees a warning and exits 0."""
+    """`make site`'s command (strict build) on `tree`; returns seconds, and appends the largest
+    process's peak memory (MiB) to PEAKS. No `-q`: under MkDocs 1.6.1 `-q` raises the log level
+    above WARNING, so `--strict` never sees a warning and exits 0."""
     start = time.perf_counter()
     result = subprocess.run(
-        [str(tree / ".venv" / "bin" / "mkdocs"), "build", "--strict", "-d", str(dest)],
+        [sys.executable, "-c", _PEAK,
+         str(tree / ".venv" / "bin" / "mkdocs"), "build", "--strict", "-d", str(dest)],
         cwd=tree, env={**ENV, "PYTHONPATH": str(tree)}, capture_output=True, text=True,
     )
     if result.returncode:
         raise SystemExit(f"bench_loop: mkdocs build failed in {tree}:\n{result.stderr[-4000:]}")
+    peak = re.search(r"PEAK_RSS_KIB (\d+)", result.stderr)
+    PEAKS.append(int(peak.group(1)) / 1024 if peak else float("nan"))
     return time.perf_counter() - start
 
 
@@ -253,31 +268,35 @@ def loop(tree: Path, log: Path, repeat: int) -> dict:
 
 def measure(tree: Path, work: Path, repeat: int) -> dict:
     row = {"cold_build": build(tree, work / "site-cold")}
+    row["cold_peak_mib"] = PEAKS[-1]
     warm = [build(tree, work / "site-warm")]
     row["loop"] = loop(tree, work / "serve.log", repeat)
     warm.append(build(tree, work / "site-warm"))
+    row["warm_peak_mib"] = max(PEAKS[-2:])
     row["warm_build"] = statistics.median(warm)
     row["warm_builds"] = warm
-    row["ratio_page_to_warm"] = row["loop"]["page"]["median"] / row["warm_build"]
+    for kind in ("page", "docstring", "figure"):
+        row[f"ratio_{kind}_to_warm"] = row["loop"][kind]["median"] / row["warm_build"]
     return row
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--scale", type=int, default=1, help="also measure N times the pages and figures")
+    parser.add_argument("--scale", type=int, nargs="+", default=[1],
+                        help="also measure N times the pages and figures (several: --scale 10 100)")
     parser.add_argument("--repeat", type=int, default=3, help="edits of each kind (median)")
     parser.add_argument("--json", type=Path, default=ROOT / "bench-results" / "loop.json")
     parser.add_argument("--keep", action="store_true", help="keep the scratch copies")
     parser.add_argument("--node-modules", type=Path, default=None,
                         help="link this node_modules instead of the project's")
     args = parser.parse_args(argv)
-    if args.scale < 1:
-        parser.error(f"--scale must be >= 1, got {args.scale}")
+    if min(args.scale) < 1:
+        parser.error(f"--scale must be >= 1, got {min(args.scale)}")
 
     base = Path(tempfile.mkdtemp(prefix="mlnotes-bench-loop-"))
     results: dict = {"scales": {}}
     try:
-        for scale in sorted({1, args.scale}):
+        for scale in sorted({1, *args.scale}):
             work = base / f"x{scale}"
             tree = scratch_copy(work / "tree", node_modules=args.node_modules)
             corpus = synthesize(tree, scale) if scale > 1 else {}
@@ -292,20 +311,30 @@ def main(argv: list[str] | None = None) -> int:
             shutil.rmtree(base, ignore_errors=True)
 
     rows = results["scales"]
-    if "1" in rows and len(rows) > 1:
-        big = rows[str(args.scale)]
-        results["page_loop_growth"] = big["loop"]["page"]["median"] / rows["1"]["loop"]["page"]["median"]
-    header = f"{'scale':>5} {'cold build':>11} {'warm build':>11} {'page edit':>10} {'docstring':>10} {'figure':>8} {'page/warm':>10}"
+    for scale, row in rows.items():  # each edit loop at N x against its time at 1x
+        if scale != "1" and "1" in rows:
+            row["growth"] = {
+                kind: row["loop"][kind]["median"] / rows["1"]["loop"][kind]["median"]
+                for kind in ("page", "docstring", "figure")
+            }
+    header = (
+        f"{'scale':>5} {'pages':>6} {'figures':>8} {'cold build':>11} {'warm build':>11} {'peak MiB':>9} "
+        f"{'page edit':>16} {'docstring':>16} {'figure':>16}"
+    )
     print(header)
     for scale, row in rows.items():
         loop_ = row["loop"]
+        cells = [
+            f"{loop_[k]['median']:>6.2f}s {row[f'ratio_{k}_to_warm']:.2f}x"
+            + (f" g{row['growth'][k]:.2f}" if "growth" in row else "")
+            for k in ("page", "docstring", "figure")
+        ]
         print(
-            f"{scale + 'x':>5} {row['cold_build']:>10.2f}s {row['warm_build']:>10.2f}s "
-            f"{loop_['page']['median']:>9.2f}s {loop_['docstring']['median']:>9.2f}s "
-            f"{loop_['figure']['median']:>7.2f}s {row['ratio_page_to_warm']:>10.2f}"
+            f"{scale + 'x':>5} {row.get('notes_pages', ''):>6} {row.get('figure_scripts', ''):>8} "
+            f"{row['cold_build']:>10.2f}s {row['warm_build']:>10.2f}s "
+            f"{max(row['cold_peak_mib'], row['warm_peak_mib']):>9.0f} " + " ".join(f"{c:>16}" for c in cells)
         )
-    if "page_loop_growth" in results:
-        print(f"page edit at {args.scale}x / at 1x: {results['page_loop_growth']:.2f}")
+    print("(each edit: median seconds, x warm build of the same tree, g = its time / its time at 1x)")
     args.json.parent.mkdir(parents=True, exist_ok=True)
     args.json.write_text(json.dumps(results, indent=1), encoding="utf-8")
     print(f"[bench_loop] wrote {args.json}")
