@@ -8,7 +8,9 @@ stylesheet is checked in Chromium on a page of the site read in the dark palette
 
 from __future__ import annotations
 
+import multiprocessing
 import re
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -26,7 +28,10 @@ def book(site, tmp_path_factory):
     if not Path(CHROMIUM).exists():
         pytest.fail(f"{CHROMIUM} not found: `make pdf` prints with Debian's Chromium (apt-get install -y chromium)")
     out = tmp_path_factory.mktemp("pdf") / "mlnotes.pdf"
-    info = pdf.print_book(site.path, out, log=lambda *args: None)
+    # In a process of its own, as `make pdf` runs it: the browser tests' session-wide
+    # Playwright (conftest's `browser`) would refuse a second sync Playwright in this one.
+    with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as pool:
+        info = pool.submit(pdf.print_book, site.path, out).result()
     pages = {
         path: BeautifulSoup((site.path / path / "index.html").read_text(encoding="utf-8"), "html.parser")
         for path in pdf.CHAPTERS
