@@ -18,9 +18,6 @@ NaN or infinite `y` is an error, as is a parameter outside its range.
 
 from __future__ import annotations
 
-import math
-import numbers
-
 import numpy as np
 from numpy.typing import ArrayLike
 from scipy import stats

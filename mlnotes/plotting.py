@@ -30,7 +30,6 @@ from contextlib import AbstractContextManager, contextmanager
 from typing import Iterator
 
 import matplotlib as mpl
-import matplotlib.pyplot as plt
 from cycler import cycler
 
 __all__ = ["PALETTE", "THEMES", "TEXT", "style"]

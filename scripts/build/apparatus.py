@@ -259,7 +259,7 @@ def collect_equation_refs(package_dir: Path, package: str = PACKAGE) -> list[Equ
             log.warning(f"{path.relative_to(package_dir.parent)}:{err.lineno}: SyntaxError: {err.msg}")
             continue
 
-        def visit(node, prefix):
+        def visit(node, prefix, path=path):
             for child in ast.iter_child_nodes(node):
                 if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
                     ident = f"{prefix}.{child.name}"

@@ -94,7 +94,7 @@ def synthesize(tree: Path, scale: int) -> dict:
                 script.read_text(encoding="utf-8"), encoding="utf-8"
             )
         for note in notes:
-            text = pattern.sub(lambda m: f"syn{k}_{m.group(1)}", note.read_text(encoding="utf-8"))
+            text = pattern.sub(lambda m, k=k: f"syn{k}_{m.group(1)}", note.read_text(encoding="utf-8"))
             text = re.sub(r"^# (.+)$", rf"# \1 (copy {k})", text, count=1, flags=re.M)
             name = f"{note.stem}-copy-{k}.md"
             (note.parent / name).write_text(text, encoding="utf-8")
