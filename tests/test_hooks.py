@@ -151,3 +151,30 @@ def test_the_site_config_leaves_mkdocs_jupyter_as_it_ships():
     assert plugin._compute_cache_key is original
     assert plugin._compute_cache_key.__module__ == "mkdocs_jupyter.plugin"
     assert not hasattr(plugin._compute_cache_key, "__wrapped__")
+
+
+def test_the_serve_rebuilds_every_page_when_a_folders_meta_changes(tmp_path):
+    """`make serve` re-renders every page when an input every page reads changes: a folder's
+    `.meta.yml` (Material's meta plugin: the search boost) or `.authors.yml` is one, though
+    neither is a page nor copied into the site (scripts/build/incremental.py)."""
+    from types import SimpleNamespace
+
+    import incremental
+
+    docs = tmp_path / "docs"
+    (docs / "notes").mkdir(parents=True)
+    (docs / "notes" / "page.md").write_text("# A page\n")
+    meta = docs / "notes" / ".meta.yml"
+    meta.write_text("search:\n  boost: 4\n")
+    config = SimpleNamespace(config_file_path=str(tmp_path / "mkdocs.yml"), docs_dir=str(docs))
+    (tmp_path / "mkdocs.yml").write_text("site_name: t\n")
+
+    first = incremental._global_key(tmp_path, config)
+    (docs / "notes" / "page.md").write_text("# A page, edited\n")  # a page: its own key
+    assert incremental._global_key(tmp_path, config) == first
+    meta.write_text("search:\n  boost: 2\n")
+    second = incremental._global_key(tmp_path, config)
+    assert second != first
+    (docs / "blog").mkdir()
+    (docs / "blog" / ".authors.yml").write_text("authors: {}\n")
+    assert incremental._global_key(tmp_path, config) != second

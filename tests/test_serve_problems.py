@@ -5,7 +5,7 @@ is served as current, and fixing the file brings the page back without a restart
 One `mkdocs serve --dirty` (what `make serve` runs) on a scratch copy of the project goes
 through five mistakes, each made and then fixed: a figure script that raises, an unknown
 citation key, a broken TeX expression, a notebook cell that raises, a syntax error in
-`mlnotes`. Correctness only,
+`mlnotes`; and an edit of the build code, which asks for a restart. Correctness only,
 never timing.
 """
 
@@ -102,6 +102,17 @@ def test_mistakes_show_in_the_served_page_and_recover(tmp_path):
         server.wait_for(api, lambda b: _clean(b) and b"conv_output_size" in b)
         server.wait_for(page, _clean)
         assert server.get(figure) is not None
+        server.settle()
+
+        # 5. the build code itself: MkDocs keeps the hooks it loaded, so every page asks
+        #    for a restart until the file is as the server loaded it
+        hook = tree / "scripts/build/tex.py"
+        original = hook.read_text(encoding="utf-8")
+        hook.write_text(original + "\n# an edit\n", encoding="utf-8")
+        server.wait_for("", _has(BANNER, b"scripts/build/tex.py changed", b"restart"))
+        assert b"restart" in server.get(page)
+        hook.write_text(original, encoding="utf-8")
+        server.wait_for("", _clean)
         assert server.proc.poll() is None
     finally:
         server.close()

@@ -125,9 +125,12 @@ def _global_key(root: Path, config) -> str:
         for path in sorted(base.rglob("*")) if base.is_dir() else [base]:
             if path.is_file() and "__pycache__" not in path.parts:
                 chunks += [path.relative_to(root).as_posix().encode(), _read(path)]
-    # dotfiles are not site files but pages show them (the blog's authors)
-    for path in sorted(Path(config.docs_dir).rglob(".authors.yml")):
-        chunks += [path.as_posix().encode(), _read(path)]
+    # dotfiles are not site files but pages show them: the blog's authors (.authors.yml),
+    # Material's meta plugin's defaults for a folder (.meta.yml: the search boost), any other
+    docs = Path(config.docs_dir)
+    for path in sorted(docs.rglob(".*")):
+        if path.is_file():
+            chunks += [path.relative_to(docs).as_posix().encode(), _read(path)]
     return _digest(*chunks)
 
 

@@ -13,7 +13,10 @@ in a banner naming the file (or key), the line and the message:
   error; mkdocstrings would otherwise stop the build), and through the two above every
   figure and notebook that imports it;
 - an unknown citation key, a TeX error (scripts/build/tex.py), a broken link, anything a
-  hook or plugin warns about while a page renders: that page.
+  hook or plugin warns about while a page renders: that page;
+- an edit of the build code itself (scripts/build/, but the figure builder, which is
+  re-imported): MkDocs keeps the hook modules it loaded at startup, so every page says
+  "restart `make serve`" until the file is back as it was or the server restarts.
 
 A warning logged outside any page (the figure builder's, the notebooks') is shown on the
 pages it names: a hook attributes a log record with `extra={"mlnotes_page": src_uri}` or
@@ -29,8 +32,9 @@ import logging
 import re
 from pathlib import Path
 
-from mkdocs.plugins import event_priority
+from mkdocs.plugins import event_priority, get_plugin_logger
 
+log = get_plugin_logger("problems")
 ROOT = Path(__file__).resolve().parents[2]
 AUTODOC_BLOCK = re.compile(r"^:::[ \t]+(mlnotes(?:\.\w+)*)[ \t]*\n(?:[ \t]+.*\n|[ \t]*\n(?=[ \t]+\S))*", re.M)
 FIGURE_REF = re.compile(r"figures/([\w.-]+?)(?:-dark)?\.svg")
@@ -64,9 +68,20 @@ class _Collector(logging.Handler):
             _STATE["build"].append(message)
 
 
+def _hook_code() -> dict[str, bytes]:
+    """The build code MkDocs loads once per process (the hooks and what they import by path);
+    build_figures.py is left out: hooks.py re-imports it when it changes."""
+    return {
+        p.relative_to(ROOT).as_posix(): p.read_bytes()
+        for p in sorted((ROOT / "scripts" / "build").glob("*.py"))
+        if p.name != "build_figures.py"
+    }
+
+
 def on_startup(command, **kwargs):
     _STATE.clear()
     _STATE["active"] = command == "serve"
+    _STATE["hook_code"] = _hook_code()
     if _STATE["active"]:
         _STATE["collector"] = _Collector()
         for name in ("mkdocs", "griffe"):
@@ -88,6 +103,15 @@ def serving() -> bool:
 @event_priority(200)  # the first hook of a build: forget the last build's problems
 def on_config(config, **kwargs):
     _STATE.update(pages={}, figures={}, build=[], current=None)
+    if _STATE.get("active"):
+        now = _hook_code()
+        changed = sorted(n for n in set(now) | set(_STATE["hook_code"]) if now.get(n) != _STATE["hook_code"].get(n))
+        if changed:
+            # MkDocs keeps the hook modules it loaded at startup: this build ran the old code
+            log.warning(
+                f"{', '.join(changed)} changed since `make serve` started; MkDocs keeps the build "
+                "code it loaded, so these pages were built with the old one: restart `make serve`"
+            )
     return config
 
 
