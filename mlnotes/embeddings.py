@@ -345,11 +345,10 @@ def pairwise_distances(embeddings: Tensor, *, chunk_size: int = 256) -> Tensor:
     $n = d = 1000$ in float32.
 
     Distances do not change when every row is shifted by the same vector or when
-    everything is scaled, so the rows are first divided by a power of two (exact),
-    centred on their mean and scaled again by a power of two so that the largest centred
-    entry is near 1: no square overflows (float32 rows of magnitude $10^{20}$ give
-    finite distances), and rows clustered far from the origin do not lose their digits
-    to their common offset. The product formula still loses digits when
+    everything is scaled, so the rows are centred on their mean (rows clustered far from
+    the origin do not lose their digits to their common offset) and, when their
+    magnitudes are beyond $2^{\pm 40}$, scaled by powers of two (exact) so that no
+    square overflows (float32 rows of magnitude $10^{20}$ give finite distances). The product formula still loses digits when
     $\|x - y\|^2$ is small next to $\|x\|^2 + \|y\|^2$ (nearly equal rows: for two
     rows with norms near 1700 that differ by $10^{-3}$ in each of 300 coordinates, 0.017
     apart, `torch.cdist` returns 0.5). Pairs with
@@ -419,20 +418,23 @@ def pairwise_distances(embeddings: Tensor, *, chunk_size: int = 256) -> Tensor:
         )
     if largest == 0.0:  # all rows zero
         return zeros
-    # powers of two: exact scalings. Into [-1, 1], centre, scale the centred rows up to ~1.
+    # Centre on the mean; scale by powers of two (exact) only where the magnitudes need it.
+    # A distance in the units of `x` is the true one times 2**-total.
     exponent = math.frexp(largest)[1]
-    x = torch.ldexp(source.to(work), torch.tensor(-exponent, dtype=torch.int32, device=source.device))
-    x -= x.mean(dim=0)  # any shift keeps the distances: near the rows' mean is what matters
+    total = exponent if abs(exponent) >= 40 else 0
+    if total == 0 and source.dtype == work:
+        x = source - source.mean(dim=0)  # a new tensor: the caller's is never changed
+    else:
+        x = _times_power_of_two(source.to(work), -total)
+        x -= x.mean(dim=0)
     low, high = x.aminmax()
     spread = max(-float(low), float(high))
     if spread == 0.0:  # every row equal
         return zeros
     exponent_c = math.frexp(spread)[1]
-    total = exponent + exponent_c  # the centred rows are below 2**total in absolute value
-    # back to the input's units when their squares are safely inside the dtype's range (no
-    # rescaling of the result then); else the largest entry near 1, rescaled at the end
-    shift, total = (exponent, 0) if abs(total) < 40 else (-exponent_c, total)
-    x.mul_(2.0**shift)  # a distance here is the true one times 2**-total
+    if abs(exponent_c) >= 40:  # squares near the dtype's limits: the largest entry near 1
+        x = _times_power_of_two(x, -exponent_c, inplace=True)
+        total += exponent_c
     sq = torch.linalg.vector_norm(x, dim=1).square_()
     tau = 1e-2 if work == torch.float64 else 0.1
     out = torch.empty(n, n, dtype=work, device=x.device)
@@ -443,14 +445,17 @@ def pairwise_distances(embeddings: Tensor, *, chunk_size: int = 256) -> Tensor:
         torch.add(sq[a:b, None], sq[None, a:], out=block)
         block.addmm_(x[a:b], x[a:].T, alpha=-2)
         out[a:b, a:b].fill_diagonal_(math.inf)  # a row and itself: not a near pair
-        # pairs below tau (||x||^2 + ||y||^2); looked for only if the block's smallest
-        # entry is below that bound's largest value (one pass, no temporary)
-        if float(block.amin()) < tau * (float(sq[a:b].max()) + float(sq[a:].max())):
-            limit = torch.add(sq[a:b, None], sq[None, a:]).mul_(tau)
-            i, j = (block < limit).nonzero(as_tuple=True)
-            keep = j > i  # off the diagonal, above it
-            near_i.append(i[keep] + a)
-            near_j.append(j[keep] + a)
+        # pairs below tau (||x||^2 + ||y||^2): candidates against each row's largest
+        # bound in the block (one comparison pass), then the exact test on the few found
+        bound = (sq[a:b] + float(sq[a:].max())).mul_(tau)
+        mask = block < bound[:, None]
+        mask[:, : b - a].triu_(1)  # above the diagonal only (the diagonal is inf anyway)
+        i, j = mask.nonzero(as_tuple=True)
+        if i.numel():
+            i, j = i + a, j + a
+            keep = out[i, j] < tau * (sq[i] + sq[j])
+            near_i.append(i[keep])
+            near_j.append(j[keep])
         diagonal = out[a:b, a:b]  # symmetric by construction below it; here, choose one
         diagonal.copy_(torch.minimum(diagonal, diagonal.T))
         out[a:b, :a].copy_(out[:a, a:b].T)
@@ -458,23 +463,25 @@ def pairwise_distances(embeddings: Tensor, *, chunk_size: int = 256) -> Tensor:
     out.clamp_(min=0).sqrt_()
     empty = torch.empty(0, dtype=torch.long, device=out.device)
     i, j = torch.cat([empty, *near_i]), torch.cat([empty, *near_j])
-    # nearly equal rows: from the difference of the input rows in float64 (exact for
-    # float32 input; scaled first, exactly, so float64 input cannot overflow)
+    # nearly equal rows: from the difference of the input rows (scaled exactly, then
+    # subtracted: a correctly rounded difference, not the centred rows' rounding errors)
     step = max(1, (1 << 22) // max(1, embeddings.shape[1]))
     for s in range(0, i.numel(), step):
         ii, jj = i[s : s + step], j[s : s + step]
-        scale = torch.tensor(-total, dtype=torch.int32, device=source.device)
-        rows_i = torch.ldexp(source[ii].to(torch.float64), scale)
-        rows_j = torch.ldexp(source[jj].to(torch.float64), scale)
-        d = (rows_i - rows_j).square_().sum(dim=1).sqrt_().to(work)
+        diff = _times_power_of_two(source[ii].to(work), -total) - _times_power_of_two(source[jj].to(work), -total)
+        d = torch.linalg.vector_norm(diff, dim=1)
         out[ii, jj] = d
         out[jj, ii] = d
-    # undo the scaling (exact), in two steps when one factor would not fit the dtype
-    parts = (total,) if abs(total) < 120 else (total // 2, total - total // 2)
-    for part in parts:
-        if part:
-            out.mul_(2.0**part)
+    out = _times_power_of_two(out, total, inplace=True)  # back to the input's units
     return out.to(embeddings.dtype)
+
+
+def _times_power_of_two(t: Tensor, k: int, *, inplace: bool = False) -> Tensor:
+    """`t * 2**k`, exact (barring overflow and underflow), in steps that fit float32."""
+    steps = [100 if k > 0 else -100] * (abs(k) // 100) + ([k % 100 if k > 0 else -(-k % 100)] if k % 100 else [])
+    for n, part in enumerate(steps):
+        t = t.mul_(2.0**part) if inplace or n else t * 2.0**part
+    return t
 
 def distance_at_offset(k: float | Tensor, embed_dim: int, base: float = 10000.0) -> Tensor:
     r"""$\|SE(t + k) - SE(t)\|_2$ in closed form; it does not depend on $t$.
