@@ -183,9 +183,7 @@ def poisson_pmf(y: ArrayLike, lam: float) -> float | np.ndarray:
         notes/probability.md#eq:prob-poisson-pmf
 
     References:
-        Notes, section 1.7, Definition 1.13. Murphy (2022), *Probabilistic Machine
-        Learning: An Introduction*, ch. 2, the chapter the notes follow (as the page
-        cites it).
+        Notes, section 1.7, Definition 1.13.
     """
     lam = _check_lam(lam)
     values = _check_y(y)
@@ -227,9 +225,8 @@ def geometric_pmf(y: ArrayLike, theta: float) -> float | np.ndarray:
         notes/probability.md#eq:prob-geometric-pmf
 
     References:
-        Notes, section 1.8, Definition 1.14 (corrected).
-        Murphy (2022), *Probabilistic Machine Learning: An Introduction*,
-        ch. 2. Same parameterisation as `scipy.stats.geom`.
+        Notes, section 1.8, Definition 1.14 (corrected). Same parameterisation as
+        `scipy.stats.geom`.
     """
     theta = _check_theta(theta, low_open=True)
     values = _check_y(y)
@@ -326,8 +323,7 @@ def poisson_mean_var(lam: float) -> tuple[float, float]:
         notes/probability.md#eq:prob-poisson-moments
 
     References:
-        Notes, section 1.7, Definition 1.13. Murphy (2022),
-        *Probabilistic Machine Learning: An Introduction*, ch. 2.
+        Notes, section 1.7, Definition 1.13.
     """
     lam = _check_lam(lam)
     return lam, lam
@@ -360,8 +356,7 @@ def geometric_mean_var(theta: float) -> tuple[float, float]:
         notes/probability.md#eq:prob-geometric-var
 
     References:
-        Notes, section 1.8, Definition 1.14. Murphy (2022),
-        *Probabilistic Machine Learning: An Introduction*, ch. 2.
+        Notes, section 1.8, Definition 1.14.
     """
     theta = _check_theta(theta, low_open=True)
     with np.errstate(over="ignore"):  # the variance overflows to inf below theta ~ 1e-154

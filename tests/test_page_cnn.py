@@ -7,7 +7,9 @@ configuration with an empty output, and that a bad argument is named in the erro
 They also check the quantifiers of the stride correction and of the receptive-field
 paragraph: the receptive field *can* have gaps; a larger stride never shrinks a later
 receptive field and widens it behind any kernel wider than one pixel; an undilated
-kernel skips pixels exactly when s > k, a dilated one can at s = k.
+kernel skips pixels between two positions exactly when s > k, a dilated one can at
+s = k; and the last (n + 2p - k) mod s pixels of the padded input go unread at any
+stride (docs/sources.md).
 """
 
 from __future__ import annotations
@@ -114,6 +116,17 @@ def test_a_dilated_kernel_can_skip_pixels_when_the_stride_equals_the_kernel():
         read = {i for row in kernel_positions(n, k, stride=s) for i in row}
         last = max(read)
         assert (set(range(last + 1)) - read != set()) is (s > k)
+
+
+def test_the_last_pixels_go_unread_at_any_stride_unless_the_kernel_ends_there():
+    """docs/sources.md: "at any stride the last (n + 2p - k) mod s pixels of the padded input
+    are never read: kernel_positions(10, 3, stride=2) never reads input 9"."""
+    assert max(i for row in kernel_positions(10, 3, stride=2) for i in row) == 8
+    for n, k, s, p in itertools.product(range(1, 16), range(1, 6), range(1, 6), range(3)):
+        if k > n + 2 * p:
+            continue
+        last = max(i for row in kernel_positions(n, k, stride=s, padding=p) for i in row)
+        assert (n + p - 1) - last == (n + 2 * p - k) % s, (n, k, s, p)
 
 
 @pytest.mark.parametrize("k", [2, 3, 4, 5, 7])
