@@ -129,7 +129,8 @@ def _one_pass_modified_gram_schmidt(X):
 def test_gram_schmidt_accuracy_on_the_hilbert_matrices():
     """Added paragraph: on the 8 x 8 Hilbert matrix (condition number 1.5e10) one pass leaves
     the columns orthogonal to about 1e-7, the second pass to 2e-16, as numpy.linalg.qr; the
-    10 x 10 Hilbert matrix (condition number 1.6e13) has independent columns and is refused."""
+    10 x 10 Hilbert matrix (condition number 1.6e13) has independent columns and is refused
+    at the default tolerance, while rtol=1e-12 returns them orthonormal to 2e-16."""
     H = scipy.linalg.hilbert(8)
     assert 1.4e10 < np.linalg.cond(H) < 1.6e10
     one_pass = _one_pass_modified_gram_schmidt(H)
@@ -143,6 +144,9 @@ def test_gram_schmidt_accuracy_on_the_hilbert_matrices():
     assert abs(np.linalg.det(H10)) > 0 and np.all(np.linalg.eigvalsh(H10) > 0)  # independent
     with pytest.raises(ValueError, match="column 9"):
         gram_schmidt(H10)
+    # the refusal is the default tolerance's choice: a looser one returns accurate columns
+    Q10 = gram_schmidt(H10, rtol=1e-12)
+    assert np.abs(Q10.T @ Q10 - np.eye(10)).max() <= 4.5e-16  # "orthonormal to 2e-16"
 
 
 @pytest.mark.parametrize("n", [3, 5, 7, 9])
