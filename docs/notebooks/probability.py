@@ -123,32 +123,37 @@ for k in (1, 1.96, 2):
 # %% [markdown]
 # ## The four discrete distributions
 #
-# Each pmf is the notes' formula written out in `mlnotes.distributions`; here it is
-# compared with `scipy.stats` over (a long stretch of) its support, summed, and its
-# mean and variance computed from the pmf and compared with the closed forms.
+# Each pmf of `mlnotes.distributions` evaluates `scipy.stats`. Here it is compared with
+# the notes' formula written out in plain Python (the geometric one as the page corrects
+# it) over (a long stretch of) its support, summed, and its mean and variance computed
+# from the pmf and compared with the closed forms and with scipy's.
 
 # %%
-cases = [
+from math import comb, exp, factorial
+
+cases = [  # name, support, mlnotes' pmf, the notes' formula, scipy's distribution, closed forms
     ("Ber(0.3)", np.arange(0, 2), lambda y: bernoulli_pmf(y, 0.3),
-     stats.bernoulli(0.3), bernoulli_mean_var(0.3)),
+     lambda k: 0.3**k * 0.7 ** (1 - k), stats.bernoulli(0.3), bernoulli_mean_var(0.3)),
     ("Bin(10, 0.3)", np.arange(0, 11), lambda y: binomial_pmf(y, 10, 0.3),
-     stats.binom(10, 0.3), binomial_mean_var(10, 0.3)),
-    ("Poi(4)", np.arange(0, 200), lambda y: poisson_pmf(y, 4.0),
-     stats.poisson(4.0), poisson_mean_var(4.0)),
+     lambda k: comb(10, k) * 0.3**k * 0.7 ** (10 - k), stats.binom(10, 0.3), binomial_mean_var(10, 0.3)),
+    ("Poi(4)", np.arange(0, 150), lambda y: poisson_pmf(y, 4.0),
+     lambda k: 4.0**k * exp(-4.0) / factorial(k), stats.poisson(4.0), poisson_mean_var(4.0)),
     ("Geo(0.25)", np.arange(1, 400), lambda y: geometric_pmf(y, 0.25),
-     stats.geom(0.25), geometric_mean_var(0.25)),
+     lambda k: 0.75 ** (k - 1) * 0.25, stats.geom(0.25), geometric_mean_var(0.25)),
 ]
-for name, y, pmf, reference, (mean, var) in cases:
+for name, y, pmf, formula, reference, (mean, var) in cases:
     p = pmf(y)
+    written_out = np.array([formula(int(k)) for k in y])
     m, v = pmf_mean_var(y, p)
-    print(f"{name}: same as scipy: {np.allclose(p, reference.pmf(y))}, "
-          f"sum {p.sum():.6f}")
+    same = np.allclose(p, written_out, rtol=1e-12, atol=0)
+    assert same, name
+    print(f"{name}: the notes' formula gives the same values: {same}, sum {p.sum():.6f}")
     print(f"    mean {m:.4f} = {mean:g} = {reference.mean():g} (scipy)")
     print(f"    var  {v:.4f} = {var:g} = {reference.var():g} (scipy)")
 
 # %%
 fig, axes = plt.subplots(2, 2, figsize=(8, 5), layout="constrained")
-for ax, (name, y, pmf, _, (mean, _var)) in zip(axes.flat, cases):
+for ax, (name, y, pmf, _formula, _scipy, (mean, _var)) in zip(axes.flat, cases):
     y = y[:15]
     ax.vlines(y, 0, pmf(y), linewidth=3)
     ax.axvline(mean, color="C1", linestyle=":", label=f"mean {mean:g}")
