@@ -106,8 +106,10 @@ def test_module_docstring_correctly_rounded_entries_at_d_64():
 
 
 def test_module_docstring_listing_1_error_at_10_to_the_8():
-    # "1.99 at position 10^8 for d = 64"
+    # "until that reaches the size of the values themselves: 1.99 at position 10^8 for
+    # d = 64, where pos · 2^-24 ≈ 6"
     assert round(rounding_error([10**8], 64)[0].item(), 2) == 1.99
+    assert round(10**8 * 2.0**-24) == 6
 
 
 def test_rounding_error_docstring_float32_frequency_errors():
@@ -124,7 +126,8 @@ def test_rounding_error_docstring_float32_frequency_errors():
 
 
 def test_figure_script_float32_error_stays_between_0_3_and_1_3_times_pos_2_to_the_minus_24():
-    # scripts/figures/se_float32_error.py, and the notebook's assert
+    # scripts/figures/se_float32_error.py, the notebook's assert and the module docstring
+    # ("0.3 to 1.3 times it at 120 positions from 1 to 10^7, d = 128 and 512")
     positions = torch.logspace(0, 7, 120).round().unique()
     ratios = torch.cat([rounding_error(positions, d) / (positions.double() * 2.0**-24)
                         for d in (128, 512)])
@@ -161,13 +164,13 @@ def test_whole_embedding_is_periodic_on_real_positions_for_d_2_4_8(d):
 
 
 @pytest.mark.parametrize("d", [6, 10, 12, 16, 128])
-def test_omega_1_is_irrational_for_every_other_even_d(d):
-    # 10^(-8/d) is rational exactly when d divides 8: no real period fits ω0 = 1 and ω1.
-    # 10^(8/d) is a root of x^d - 10^8, an algebraic integer: if it is not an integer,
-    # it is irrational.
-    value = mpmath.power(10, mpmath.mpf(8) / d)
-    assert abs(value - mpmath.nint(value)) > mpmath.mpf(10) ** -30  # not an integer power
-    assert 8 % d != 0
+def test_omega_1_is_irrational_for_d_6_10_12_16_128(d):
+    # correction-info (Check): "for every other even d, ω1 = 10^(-8/d) is irrational";
+    # the page proves it, this samples it. 10^(8/d) is a root of x^d - 10^8, an algebraic
+    # integer: if it is not an integer, it is irrational (and so is its inverse ω1).
+    with mpmath.workdps(50):  # not the precision another test left behind
+        value = mpmath.power(10, mpmath.mpf(8) / d)
+        assert abs(value - mpmath.nint(value)) > mpmath.mpf(10) ** -30  # not an integer
 
 
 def _smallest_up_to_a_million(d: int) -> float:
@@ -179,7 +182,7 @@ def _smallest_up_to_a_million(d: int) -> float:
 @pytest.mark.parametrize("d", [16, 32, 64, 128])
 def test_from_d_16_on_neighbours_are_the_closest_pair_among_100_000(d):
     # correction-dimensions (Check): for d = 16 and 32 the closest of the first 100 001
-    # positions are neighbours; so for 64 and 128 (sources.md, correction 9)
+    # positions are neighbours; so for 64 and 128 (and the notebook's assert, d = 128)
     dist = distance_at_offset(torch.arange(1, 100_001), d)
     assert int(dist.argmin()) == 0
 
@@ -190,8 +193,8 @@ def test_from_d_32_on_neighbours_are_the_closest_pair_up_to_a_million(d):
 
 
 def test_for_d_16_a_pair_less_than_a_million_apart_is_closer_than_neighbours():
-    # sources.md, correction 9: "for d = 16 two positions less than a million apart come
-    # 0.88 close, nearer than neighbours, 1.01"
+    # correction-dimensions: "d sets only how close two come": for d = 16 the neighbours
+    # (1.01 apart) are the closest pair among 100 001 positions, not among a million (0.88)
     smallest, neighbours = _smallest_up_to_a_million(16), distance_at_offset(1, 16).item()
     assert round(smallest, 2) == 0.88 and round(neighbours, 2) == 1.01
 
@@ -212,11 +215,12 @@ def test_longest_period_reaches_2pi_10000_only_for_large_d():
 
 def test_10000_to_the_2i_over_d_is_rational_exactly_when_8i_over_d_is_an_integer():
     # correction-injectivity (Check): 10000^(2i/d) = 10^(8i/d)
-    for d in (2, 4, 8, 16, 128):
-        for i in range(d // 2):
-            value = mpmath.power(10, mpmath.mpf(8 * i) / d)
-            is_integer = abs(value - mpmath.nint(value)) < mpmath.mpf(10) ** -30
-            assert is_integer == ((8 * i) % d == 0), (d, i)
+    with mpmath.workdps(50):  # not the precision another test left behind
+        for d in (2, 4, 8, 16, 128):
+            for i in range(d // 2):
+                value = mpmath.power(10, mpmath.mpf(8 * i) / d)
+                is_integer = abs(value - mpmath.nint(value)) < mpmath.mpf(10) ** -30
+                assert is_integer == ((8 * i) % d == 0), (d, i)
 
 
 # Alt texts and captions of the figures (they describe what the scripts draw).

@@ -11,7 +11,7 @@ class SinusoidalEmbeddings(nn.Module):
         # Returns a tensor with shape (max_pos, 1).
         positions = torch.arange(max_pos).unsqueeze(1).float()
 
-        # Creates a tensor with shape (embed_dim // 2,). We just need
+        # Creates a tensor with shape (embed_dim //2,). We just need
         # half of the dimensions of the input embeddings to compute all
         # of the sinusoidal embeddings frequencies
         dimensions = torch.arange(start = 0, end = embed_dim, step = 2).float()
