@@ -95,11 +95,6 @@ def on_shutdown(**kwargs):
             logging.getLogger(name).removeHandler(collector)
 
 
-def serving() -> bool:
-    """True under `mkdocs serve`: the hooks report a mistake instead of stopping the build."""
-    return bool(_STATE.get("active"))
-
-
 @event_priority(200)  # the first hook of a build: forget the last build's problems
 def on_config(config, **kwargs):
     _STATE.update(pages={}, figures={}, build=[], current=None)
