@@ -114,11 +114,17 @@ def _warm_builder():
     if code != _SERVE["code"]:
         _stop_pool()
         build_figures = importlib.reload(build_figures)
+        workers = os.cpu_count() or 1
         _SERVE["pool"] = ProcessPoolExecutor(
-            max_workers=os.cpu_count() or 1,
+            max_workers=workers,
             mp_context=multiprocessing.get_context("spawn"),  # never fork the server's threads
             initializer=build_figures.warm_worker,
         )
+        # start every worker now, in the background: a process pool spawns its workers on
+        # the first submits, so the first figure edit would otherwise wait for their imports
+        # (about 4 s of torch and matplotlib on 2 cores)
+        for _ in range(workers):
+            _SERVE["pool"].submit(os.getpid)
         _SERVE["code"] = build_figures.code_key()
     return build_figures, _SERVE["pool"]
 
