@@ -355,15 +355,18 @@ def pairwise_distances(embeddings: Tensor, *, chunk_size: int = 256) -> Tensor:
     rows with norms near 1700 that differ by $10^{-3}$ in each of 300 coordinates, 0.017
     apart, `torch.cdist` returns 0.5). Pairs with
     $\|x - y\|^2 < \tau\,(\|x\|^2 + \|y\|^2)$, norms of the centred rows, are
-    therefore recomputed from the difference of the input rows in float64, with
-    $\tau = 0.1$ for float32 work and $10^{-2}$ for float64. `tests/test_embeddings.py`
+    therefore recomputed from the difference of the input rows, in the working dtype
+    (each coordinate's difference is correctly rounded, and exact when the two
+    coordinates are within a factor of 2 of each other), with $\tau = 0.1$ for float32
+    work and $10^{-2}$ for float64. `tests/test_embeddings.py`
     checks the float32 result within $10^{-5}$ relative of a float64 reference on rows
     clustered far from the origin and on the sinusoidal table.
 
     Args:
         embeddings: tensor of shape `(n, d)`, floating point, finite; float64 is
             computed in float64, other dtypes in float32. `n` may be 0 or 1.
-        chunk_size: rows computed per block (a memory/speed trade-off, not a result change).
+        chunk_size: rows computed per block: a memory/speed trade-off (another size
+            can change the result's last bits, by rounding).
 
     Returns:
         Tensor of shape `(n, n)`, in the dtype of `embeddings`: symmetric, zero on the
@@ -407,9 +410,11 @@ def pairwise_distances(embeddings: Tensor, *, chunk_size: int = 256) -> Tensor:
     n = embeddings.shape[0]
     work = torch.float64 if embeddings.dtype == torch.float64 else torch.float32
     source = embeddings.detach()
-    zeros = torch.zeros(n, n, dtype=embeddings.dtype, device=embeddings.device)
+    def zeros() -> Tensor:  # made only when it is the answer: it is as large as the result
+        return torch.zeros(n, n, dtype=embeddings.dtype, device=embeddings.device)
+
     if not source.numel():  # n = 0 or d = 0
-        return zeros
+        return zeros()
     low, high = source.aminmax()  # no temporary of the input's size
     largest = max(-float(low), float(high))
     if not math.isfinite(largest):
@@ -419,7 +424,7 @@ def pairwise_distances(embeddings: Tensor, *, chunk_size: int = 256) -> Tensor:
             f"embeddings must be finite, got a NaN or inf in row {row}: {show(embeddings[row].tolist())}"
         )
     if largest == 0.0:  # all rows zero
-        return zeros
+        return zeros()
     # Centre on the mean; scale by powers of two (exact) only where the magnitudes need it.
     # A distance in the units of `x` is the true one times 2**-total.
     exponent = math.frexp(largest)[1]
@@ -432,7 +437,7 @@ def pairwise_distances(embeddings: Tensor, *, chunk_size: int = 256) -> Tensor:
     low, high = x.aminmax()
     spread = max(-float(low), float(high))
     if spread == 0.0:  # every row equal
-        return zeros
+        return zeros()
     exponent_c = math.frexp(spread)[1]
     if abs(exponent_c) >= 40:  # squares near the dtype's limits: the largest entry near 1
         x = _times_power_of_two(x, -exponent_c, inplace=True)
@@ -467,7 +472,8 @@ def pairwise_distances(embeddings: Tensor, *, chunk_size: int = 256) -> Tensor:
     i, j = torch.cat([empty, *near_i]), torch.cat([empty, *near_j])
     # nearly equal rows: from the difference of the input rows (scaled exactly, then
     # subtracted: a correctly rounded difference, not the centred rows' rounding errors)
-    step = max(1, (1 << 22) // max(1, embeddings.shape[1]))
+    # in steps whose temporaries (two gathered rows per pair) are no larger than a block's
+    step = max(1, chunk_size * n // max(1, embeddings.shape[1]))
     for s in range(0, i.numel(), step):
         ii, jj = i[s : s + step], j[s : s + step]
         diff = _times_power_of_two(source[ii].to(work), -total) - _times_power_of_two(source[jj].to(work), -total)
