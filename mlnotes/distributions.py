@@ -399,7 +399,8 @@ def pmf_mean_var(support: ArrayLike, probabilities: ArrayLike) -> tuple[float, f
         [4.0, 12.0]
 
     References:
-        Murphy (2022), *Probabilistic Machine Learning: An Introduction*, ch. 2 (moments).
+        Murphy (2022), *Probabilistic Machine Learning: An Introduction*, section 2.2.5
+        (moments of a distribution).
     """
     y = V.real_array(support, "support", what="a 1-D array of real numbers")
     p = V.real_array(probabilities, "probabilities", what="a 1-D array of probabilities")
