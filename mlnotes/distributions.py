@@ -1,16 +1,19 @@
-r"""The discrete distributions of the notes, their pmfs written out.
+r"""The discrete distributions of the notes: pmfs, means and variances.
 
 Bernoulli, binomial, Poisson and geometric pmfs, each with its mean and variance in
-closed form, as the notes state them (with the notes' errors corrected; see the page
-[Probability: Univariate Models](../notes/probability.md)). The tests check every
+closed form: the notes' formulas, with the notes' errors corrected (see the page
+[Probability: Univariate Models](../notes/probability.md)); the Bernoulli's mean and
+variance are not in the notes and are added by this site. The tests check every
 formula against `scipy.stats`.
 
-Each docstring states the formula the notes teach; the values are computed by
+Each docstring states the formula the notes teach; the pmf values are computed by
 `scipy.stats` (`bernoulli`, `binom`, `poisson`, `geom`), which keeps full precision
 where the formula written out in floating point does not (a log-space binomial,
-$\log\binom{N}{y} + y\log\theta + (N-y)\log(1-\theta)$, has a relative error of about
-$10^{-6}$ at $N = 10^9$ and $10^{-3}$ at $N = 10^{12}$). The tests check that scipy's
-values are the notes' formulas.
+$\log\binom{N}{y} + y\log\theta + (N-y)\log(1-\theta)$ with `gammaln`, has a relative
+error of about $10^{-6}$ at $N = 10^9$ and $10^{-3}$ at $N = 10^{12}$, at the mode
+$y = N\theta$ for $\theta$ from $10^{-3}$ to $0.5$). The tests, and the page's Checks,
+compare the formulas written out with these values. "Notes, section n" refers to the
+numbering of the July and November 2025 versions of the notes.
 
 A pmf is 0 at an integer outside the support (as in `scipy.stats`); a non-integer,
 NaN or infinite `y` is an error, as is a parameter outside its range.
@@ -245,6 +248,7 @@ def bernoulli_mean_var(theta: float) -> tuple[float, float]:
 
     Raises:
         ValueError: If `theta` is outside $[0, 1]$ or NaN.
+        TypeError: If `theta` is not a real number.
 
     Examples:
         >>> bernoulli_mean_var(0.5)
@@ -254,7 +258,8 @@ def bernoulli_mean_var(theta: float) -> tuple[float, float]:
         (0.5, 0.25)
 
     References:
-        Notes, section 1.6.1.
+        Notes, section 1.6.1, Definition 1.12 (the pmf; the notes do not state its mean
+        and variance, which this site adds).
         Murphy (2022), *Probabilistic Machine Learning: An Introduction*, section 2.4.
     """
     theta = _check_theta(theta)
@@ -311,6 +316,7 @@ def poisson_mean_var(lam: float) -> tuple[float, float]:
 
     Raises:
         ValueError: If `lam` is negative, infinite or NaN.
+        TypeError: If `lam` is not a real number.
 
     Examples:
         >>> poisson_mean_var(4.0)
@@ -393,7 +399,8 @@ def pmf_mean_var(support: ArrayLike, probabilities: ArrayLike) -> tuple[float, f
         [4.0, 12.0]
 
     References:
-        Murphy (2022), *Probabilistic Machine Learning: An Introduction*, ch. 2 (moments).
+        Murphy (2022), *Probabilistic Machine Learning: An Introduction*, section 2.2.5
+        (moments of a distribution).
     """
     y = V.real_array(support, "support", what="a 1-D array of real numbers")
     p = V.real_array(probabilities, "probabilities", what="a 1-D array of probabilities")

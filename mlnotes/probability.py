@@ -9,7 +9,9 @@ rule, the independence test and Bayes' rule are written out, because the notes t
 them.
 
 Conventions: a 2-D joint pmf table holds $p(X = x_i, Y = y_j)$ at row $i$, column
-$j$; Monty Hall doors are numbered 1, 2, 3 as in the notes.
+$j$; Monty Hall doors are numbered 1, 2, 3 as in the notes. "Notes, section n" refers to
+the numbering of the July and November 2025 versions of the notes (the December 2024
+version numbers its pdf and ppf sections 1.0.1 and 1.0.2).
 """
 
 from __future__ import annotations
@@ -66,7 +68,7 @@ def normal_pdf(x: ArrayLike, mu: float = 0.0, sigma: float = 1.0) -> float | np.
         = \frac{1}{\sqrt{2\pi\sigma^2}} e^{-\frac{1}{2\sigma^2}(x-\mu)^2}.$$
 
     A density is not a probability: it can exceed 1 (a narrow normal has
-    $p(\mu) = 1/\sqrt{2\pi\sigma^2} > 1$ when $\sigma < 0.399$), and
+    $p(\mu) = 1/\sqrt{2\pi\sigma^2} > 1$ when $\sigma < 1/\sqrt{2\pi} \approx 0.3989$), and
     $P(X = x) = 0$ for every $x$. Computed by `scipy.stats.norm.pdf`.
 
     Args:

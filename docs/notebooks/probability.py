@@ -15,8 +15,9 @@
 # [Probability: Univariate Models](../notes/probability.md). It plays the Monty Hall
 # game many times and compares the result with Bayes' rule, then evaluates the four
 # discrete distributions of the notes (Bernoulli, binomial, Poisson, geometric), checks
-# them against `scipy.stats`, and watches the Poisson approximate the binomial.
-# Everything is computed by the `mlnotes` package; change a number and rerun.
+# them against their formulas written out and the means and variances `scipy.stats`
+# gives, and watches the Poisson approximate the binomial. Apart from those written-out
+# formulas, the computing is done by the `mlnotes` package; change a number and rerun.
 
 # %%
 from fractions import Fraction
