@@ -148,7 +148,7 @@ for name, y, pmf, formula, reference, (mean, var) in cases:
     m, v = pmf_mean_var(y, p)
     same = np.allclose(p, written_out, rtol=1e-12, atol=0)
     assert same, name
-    print(f"{name}: the notes' formula gives the same values: {same}, sum {p.sum():.6f}")
+    print(f"{name}: the formula written out above gives the same values: {same}, sum {p.sum():.6f}")
     print(f"    mean {m:.4f} = {mean:g} = {reference.mean():g} (scipy)")
     print(f"    var  {v:.4f} = {var:g} = {reference.var():g} (scipy)")
 
