@@ -178,3 +178,49 @@ def test_the_serve_rebuilds_every_page_when_a_folders_meta_changes(tmp_path):
     (docs / "blog").mkdir()
     (docs / "blog" / ".authors.yml").write_text("authors: {}\n")
     assert incremental._global_key(tmp_path, config) != second
+
+
+# `make serve`'s warm figure workers (scripts/build/hooks.py) must not outlive the server:
+# a process pool's worker holds both ends of its task queue, so a killed server leaves it
+# waiting for ever unless it watches for its parent (build_figures.warm_worker).
+SERVER = """
+import multiprocessing, os, sys, time
+from concurrent.futures import ProcessPoolExecutor
+sys.path.insert(0, {build!r})
+import build_figures
+
+if __name__ == "__main__":
+    pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"),
+                               initializer=build_figures.warm_worker)
+    print(pool.submit(os.getpid).result(), flush=True)
+    time.sleep(600)
+"""
+
+
+def test_warm_figure_worker_exits_when_its_server_is_killed(tmp_path):
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    script = tmp_path / "server.py"
+    script.write_text(SERVER.format(build=str(ROOT / "scripts" / "build")))
+    server = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True)
+    try:
+        worker = int(server.stdout.readline())
+        os.kill(worker, 0)  # alive while its server is
+        server.send_signal(signal.SIGKILL)  # no clean-up in the server: the worker must notice
+        server.wait()
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            try:
+                os.kill(worker, 0)
+            except ProcessLookupError:
+                return
+            time.sleep(0.2)
+        os.kill(worker, signal.SIGKILL)
+        pytest.fail(f"the figure worker {worker} outlived its killed server by 60 s")
+    finally:
+        if server.poll() is None:
+            server.kill()

@@ -31,6 +31,7 @@ import json
 import os
 import platform
 import sys
+import threading
 import time
 import traceback
 from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -248,7 +249,19 @@ def render(name: str, script: str) -> tuple[str, float, str | None]:
 
 def warm_worker() -> None:
     """Initializer of a long-lived worker (`make serve`): import what every figure draws with
-    once, so an edit of a figure script costs its drawing, not Python's imports."""
+    once, so an edit of a figure script costs its drawing, not Python's imports.
+
+    It also exits when the server that started it is gone: a process pool's worker holds
+    both ends of its task queue, so it never sees end-of-file when the server is killed
+    (`kill`, a test's `terminate()`) and would otherwise live on, idle, holding its memory."""
+    server = os.getppid()
+
+    def exit_with_the_server() -> None:
+        while os.getppid() == server:
+            time.sleep(1)
+        os._exit(0)
+
+    threading.Thread(target=exit_with_the_server, name="exit-with-the-server", daemon=True).start()
     if str(ROOT) not in sys.path:
         sys.path.insert(0, str(ROOT))  # this tree's mlnotes, as `python build_figures.py` runs
     import matplotlib
