@@ -11,9 +11,9 @@ eigenvalues and eigenvectors are `numpy.linalg.eig`.
 Every function takes array-likes of real numbers and returns NumPy arrays or Python
 floats. Bad input raises `ValueError` (or `TypeError` for booleans, complex numbers,
 strings and None) naming the argument and the value received. The distances do not
-overflow or underflow on finite input whose distance is a float: the scalar forms are
-evaluated exactly in rational arithmetic and rounded once, the distance between two
-points is `math.dist`, and the other vector forms work on $Q - P$ and the direction
+overflow or underflow on finite input whose distance is a float: the scalar forms of
+Definitions 2.2–2.4 are evaluated exactly in rational arithmetic and rounded once, the
+distance between two points is `math.dist` (`math.hypot` in its scalar form), and the other vector forms work on $Q - P$ and the direction
 vectors divided by powers of two (exact; only a coordinate more than about $10^{300}$
 times smaller than the largest one of its vector underflows).
 
@@ -164,7 +164,7 @@ def gram_schmidt(X: ArrayLike, normalize: bool = True, *, rtol: float = _DEPENDE
     loses orthogonality in proportion to the condition number of `X` (on the
     $8 \times 8$ Hilbert matrix, condition number $1.5 \times 10^{10}$,
     $\max|Q^\top Q - I|$ is about $10^{-7}$ after one pass). After the second pass it is
-    $2 \times 10^{-16}$ there, as for `numpy.linalg.qr` ($6 \times 10^{-16}$), and the tests
+    $2 \times 10^{-16}$ there, as for `numpy.linalg.qr` ($4 \times 10^{-16}$), and the tests
     check $\max|Q^\top Q - I| < 10^{-13}$ on random matrices with condition numbers up to
     $10^{9}$: a measurement, not a theorem for every input.
 
@@ -190,7 +190,7 @@ def gram_schmidt(X: ArrayLike, normalize: bool = True, *, rtol: float = _DEPENDE
             that are nearly dependent, e.g. the $10 \times 10$ Hilbert matrix
             (invertible, condition number $1.6 \times 10^{13}$: column 9 keeps less
             than $10^{-10}$ of its length); with `rtol=1e-12` it passes, and
-            $\max|Q^\top Q - I|$ is $2 \times 10^{-16}$.
+            $\max|Q^\top Q - I|$ is $3 \times 10^{-16}$.
         TypeError: If `X` holds something other than real numbers (booleans,
             complex numbers, strings, None).
 
@@ -708,8 +708,8 @@ def distance_line_line_scalar(
     Raises:
         TypeError: If an argument is not a real number.
         ValueError: If an argument is NaN or ±inf, a normal $(a_i, b_i)$ is zero, or
-            the lines are not parallel
-            (non-parallel lines of the plane intersect: their distance is 0, and this
+            the lines are not parallel: the sine of the angle between the normals
+            exceeds $10^{-12}$ in absolute value (non-parallel lines of the plane intersect: their distance is 0, and this
             formula does not apply).
 
     Examples:
