@@ -12,10 +12,12 @@ Every function takes array-likes of real numbers and returns NumPy arrays or Pyt
 floats. Bad input raises `ValueError` (or `TypeError` for booleans, complex numbers,
 strings and None) naming the argument and the value received. The distances do not
 overflow or underflow on finite input whose distance is a float: the scalar forms of
-Definitions 2.2–2.4 are evaluated exactly in rational arithmetic and rounded once, the
-distance between two points is `math.dist` (`math.hypot` in its scalar form), and the other vector forms work on $Q - P$ and the direction
-vectors divided by powers of two (exact; only a coordinate more than about $10^{300}$
-times smaller than the largest one of its vector underflows).
+Definitions 2.2–2.4 are evaluated exactly in rational arithmetic and rounded at the end
+(twice: the ratio under the square root, then the root), the distance between two
+points is `math.dist` (`math.hypot` in its scalar form), and the other vector forms
+work on $Q - P$ and the direction vectors divided by powers of two (exact; only a
+coordinate more than about $10^{307}$ times smaller than the largest one of its vector
+underflows).
 
 References:
     Notes "MAC5921 - Deep Learning" (2025-11-23), section 2 "Linear Algebra", and
@@ -66,8 +68,9 @@ def _vector(x: ArrayLike, name: str) -> np.ndarray:
 def _exponent(x: np.ndarray) -> int:
     """The `e` with the largest |entry| of `x` in [2**(e-1), 2**e) (0 if all are 0).
 
-    `np.ldexp(x, -e)` is then exact (barring underflow of entries 2**-1074 times
-    smaller than the largest) and in [-1, 1], where squares cannot overflow.
+    `np.ldexp(x, -e)` is then in [-1, 1], where squares cannot overflow, and exact
+    except for entries more than about 2**1022 times smaller than the largest: they
+    become subnormal and lose bits (0 from about 2**1075 times smaller).
     """
     largest = float(np.max(np.abs(x)))
     return math.frexp(largest)[1] if largest > 0 else 0
@@ -477,9 +480,9 @@ def distance_point_plane_scalar(
     r"""Distance from $P = (x_0, y_0, z_0)$ to the plane $ax + by + cz + d = 0$.
 
     The scalar form $\dfrac{|a x_0 + b y_0 + c z_0 + d|}{\sqrt{a^2 + b^2 + c^2}}$,
-    evaluated exactly in rational arithmetic (`fractions.Fraction`) and rounded once at
-    the end (a last square root): no overflow, underflow or cancellation on finite
-    input.
+    evaluated exactly in rational arithmetic (`fractions.Fraction`) and rounded at the
+    end (twice: the ratio under the square root, then the root): no overflow, underflow
+    or cancellation on finite input.
 
     Args:
         x0: First coordinate of $P$.
@@ -575,8 +578,8 @@ def distance_point_line_scalar(x0: float, y0: float, a: float, b: float, c: floa
     r"""Distance from $P = (x_0, y_0)$ to the line $ax + by + c = 0$ in $\mathbb{R}^2$.
 
     The scalar form $\dfrac{|a x_0 + b y_0 + c|}{\sqrt{a^2 + b^2}}$, evaluated exactly
-    in rational arithmetic and rounded once at the end: no overflow, underflow or
-    cancellation on finite input.
+    in rational arithmetic and rounded at the end (the ratio under the square root, then
+    the root): no overflow, underflow or cancellation on finite input.
 
     Args:
         x0: First coordinate of $P$.
@@ -691,8 +694,8 @@ def distance_line_line_scalar(
     $k = \dfrac{a_1 a_2 + b_1 b_2}{a_2^2 + b_2^2}$. The factor $k$ is negative when the
     two normals point in opposite directions; the notes' scalar form uses
     $k = \sqrt{a_1^2 + b_1^2} / \sqrt{a_2^2 + b_2^2}$, which is always positive and
-    wrong in that case. Evaluated exactly in rational arithmetic and rounded once at
-    the end.
+    wrong in that case. Evaluated exactly in rational arithmetic and rounded at the end
+    (the ratio under the square root, then the root).
 
     Args:
         a1: Coefficient of $x$ in the first line's equation.
