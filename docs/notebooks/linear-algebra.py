@@ -33,6 +33,8 @@ from mlnotes.linalg import (
     distance_point_line_scalar,
     distance_point_plane,
     distance_point_plane_scalar,
+    distance_point_point,
+    distance_point_point_scalar,
     gram_schmidt,
     project,
 )
@@ -44,11 +46,12 @@ rng = np.random.default_rng(0)
 #
 # For a random plane $ax + by + cz + d = 0$, the point $Q = -d\,\vec{n}/\|\vec{n}\|_2^2$
 # lies on it; the vector form (from $Q$ and the normal $\vec{n} = (a, b, c)$) and the
-# scalar form (from the coefficients) must agree. The same for a line of the plane, and
-# for the line–line distance against the cross-product formula of $\mathbb{R}^3$.
+# scalar form (from the coefficients) must agree. The same for a line of the plane and
+# for two points of the plane, and for the line–line distance against the cross-product
+# formula of $\mathbb{R}^3$.
 
 # %%
-worst = {"point-plane": 0.0, "point-line": 0.0, "line-line": 0.0}
+worst = {"point-point": 0.0, "point-plane": 0.0, "point-line": 0.0, "line-line": 0.0}
 for _ in range(1000):
     p, normal, d = rng.normal(size=3), rng.normal(size=3), rng.normal()
     q = -d * normal / (normal @ normal)
@@ -59,6 +62,9 @@ for _ in range(1000):
     q2 = -c * np.array([a, b]) / (a * a + b * b)
     gap = distance_point_line(p2, q2, [-b, a]) - distance_point_line_scalar(*p2, a, b, c)
     worst["point-line"] = max(worst["point-line"], abs(gap))
+
+    gap = distance_point_point(p2, q2) - distance_point_point_scalar(*p2, *q2)
+    worst["point-point"] = max(worst["point-point"], abs(gap))
 
     P, u, Q, v = rng.normal(size=(4, 3))
     n = np.cross(u, v)
