@@ -712,8 +712,8 @@ def distance_line_line_scalar(
         TypeError: If an argument is not a real number.
         ValueError: If an argument is NaN or ±inf, a normal $(a_i, b_i)$ is zero, or
             the lines are not parallel: the sine of the angle between the normals
-            exceeds $10^{-12}$ in absolute value (non-parallel lines of the plane intersect: their distance is 0, and this
-            formula does not apply).
+            exceeds $10^{-12}$ in absolute value (non-parallel lines of the plane
+            intersect: their distance is 0, and this formula does not apply).
 
     Examples:
         The lines $x = 1$ and $x = 3$, the second written as $-x + 3 = 0$:
