@@ -13,7 +13,7 @@ References:
     Notes "MAC5921 - Deep Learning" (2025-11-23), opening section "Convolutional
     Neural Networks" (stride and padding).
     V. Dumoulin and F. Visin, *A guide to convolution arithmetic for deep learning*,
-    arXiv:1603.07285, 2016, section 2.
+    arXiv:1603.07285, 2016, chapter 2 (padding, strides) and section 5.1 (dilation).
     I. Goodfellow, Y. Bengio and A. Courville, *Deep Learning*, MIT Press, 2016,
     section 9.5.
 """
@@ -131,7 +131,7 @@ def kernel_positions(
     Returns:
         A list with one entry per output position (as many as
             [`conv_output_size`][mlnotes.cnn.conv_output_size] says), each the list of
-            the `kernel_size` input indices the kernel covers there.
+            the `kernel_size` input indices the kernel reads there (its taps).
 
     Raises:
         TypeError: If an argument is not an integer.
@@ -149,7 +149,7 @@ def kernel_positions(
 
     References:
         Dumoulin and Visin, *A guide to convolution arithmetic for deep learning*,
-        2016, section 2.
+        2016, chapter 2 and section 5.1.
     """
     out = conv_output_size(n, kernel_size, stride, padding, dilation)
     return [
@@ -214,10 +214,13 @@ def receptive_field(
         notes/cnn.md#eq:cnn-receptive-field
 
     References:
-        W. Luo, Y. Li, R. Urtasun and R. Zemel, "Understanding the Effective Receptive
-        Field in Deep Convolutional Neural Networks", NeurIPS 2016; A. Araujo,
-        W. Norris and J. Sim, "Computing Receptive Fields of Convolutional Neural
-        Networks", Distill, 2019.
+        A. Araujo, W. Norris and J. Sim, "Computing Receptive Fields of Convolutional
+        Neural Networks", Distill, 2019: the formula for undilated layers; a dilated
+        kernel enters it with its effective size $d(k - 1) + 1$ (Dumoulin and Visin,
+        2016, section 5.1). W. Luo, Y. Li, R. Urtasun and R. Zemel, "Understanding the
+        Effective Receptive Field in Deep Convolutional Neural Networks", NeurIPS 2016:
+        the *effective* receptive field, the part of this region where the gradient is
+        large, is a fraction of it.
     """
     kernel_sizes = _sequence(kernel_sizes, "kernel_sizes")
     if not kernel_sizes:

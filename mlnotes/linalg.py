@@ -11,11 +11,13 @@ eigenvalues and eigenvectors are `numpy.linalg.eig`.
 Every function takes array-likes of real numbers and returns NumPy arrays or Python
 floats. Bad input raises `ValueError` (or `TypeError` for booleans, complex numbers,
 strings and None) naming the argument and the value received. The distances do not
-overflow or underflow on finite input whose distance is a float: the scalar forms are
-evaluated exactly in rational arithmetic and rounded once, the distance between two
-points is `math.dist`, and the other vector forms work on $Q - P$ and the direction
-vectors divided by powers of two (exact; only a coordinate more than about $10^{300}$
-times smaller than the largest one of its vector underflows).
+overflow or underflow on finite input whose distance is a float: the scalar forms of
+Definitions 2.2–2.4 are evaluated exactly in rational arithmetic and rounded at the end
+(twice: the ratio under the square root, then the root), the distance between two
+points is `math.dist` (`math.hypot` in its scalar form), and the other vector forms
+work on $Q - P$ and the direction vectors divided by powers of two (exact; only a
+coordinate more than about $10^{307}$ times smaller than the largest one of its vector
+underflows).
 
 References:
     Notes "MAC5921 - Deep Learning" (2025-11-23), section 2 "Linear Algebra", and
@@ -66,8 +68,9 @@ def _vector(x: ArrayLike, name: str) -> np.ndarray:
 def _exponent(x: np.ndarray) -> int:
     """The `e` with the largest |entry| of `x` in [2**(e-1), 2**e) (0 if all are 0).
 
-    `np.ldexp(x, -e)` is then exact (barring underflow of entries 2**-1074 times
-    smaller than the largest) and in [-1, 1], where squares cannot overflow.
+    `np.ldexp(x, -e)` is then in [-1, 1], where squares cannot overflow, and exact
+    except for entries more than about 2**1022 times smaller than the largest: they
+    become subnormal and lose bits (0 from about 2**1075 times smaller).
     """
     largest = float(np.max(np.abs(x)))
     return math.frexp(largest)[1] if largest > 0 else 0
@@ -164,7 +167,7 @@ def gram_schmidt(X: ArrayLike, normalize: bool = True, *, rtol: float = _DEPENDE
     loses orthogonality in proportion to the condition number of `X` (on the
     $8 \times 8$ Hilbert matrix, condition number $1.5 \times 10^{10}$,
     $\max|Q^\top Q - I|$ is about $10^{-7}$ after one pass). After the second pass it is
-    $2 \times 10^{-16}$ there, as for `numpy.linalg.qr` ($6 \times 10^{-16}$), and the tests
+    $2 \times 10^{-16}$ there, as for `numpy.linalg.qr` ($4 \times 10^{-16}$), and the tests
     check $\max|Q^\top Q - I| < 10^{-13}$ on random matrices with condition numbers up to
     $10^{9}$: a measurement, not a theorem for every input.
 
@@ -190,7 +193,7 @@ def gram_schmidt(X: ArrayLike, normalize: bool = True, *, rtol: float = _DEPENDE
             that are nearly dependent, e.g. the $10 \times 10$ Hilbert matrix
             (invertible, condition number $1.6 \times 10^{13}$: column 9 keeps less
             than $10^{-10}$ of its length); with `rtol=1e-12` it passes, and
-            $\max|Q^\top Q - I|$ is $2 \times 10^{-16}$.
+            $\max|Q^\top Q - I|$ is $3 \times 10^{-16}$.
         TypeError: If `X` holds something other than real numbers (booleans,
             complex numbers, strings, None).
 
@@ -477,9 +480,9 @@ def distance_point_plane_scalar(
     r"""Distance from $P = (x_0, y_0, z_0)$ to the plane $ax + by + cz + d = 0$.
 
     The scalar form $\dfrac{|a x_0 + b y_0 + c z_0 + d|}{\sqrt{a^2 + b^2 + c^2}}$,
-    evaluated exactly in rational arithmetic (`fractions.Fraction`) and rounded once at
-    the end (a last square root): no overflow, underflow or cancellation on finite
-    input.
+    evaluated exactly in rational arithmetic (`fractions.Fraction`) and rounded at the
+    end (twice: the ratio under the square root, then the root): no overflow, underflow
+    or cancellation on finite input.
 
     Args:
         x0: First coordinate of $P$.
@@ -575,8 +578,8 @@ def distance_point_line_scalar(x0: float, y0: float, a: float, b: float, c: floa
     r"""Distance from $P = (x_0, y_0)$ to the line $ax + by + c = 0$ in $\mathbb{R}^2$.
 
     The scalar form $\dfrac{|a x_0 + b y_0 + c|}{\sqrt{a^2 + b^2}}$, evaluated exactly
-    in rational arithmetic and rounded once at the end: no overflow, underflow or
-    cancellation on finite input.
+    in rational arithmetic and rounded at the end (the ratio under the square root, then
+    the root): no overflow, underflow or cancellation on finite input.
 
     Args:
         x0: First coordinate of $P$.
@@ -691,8 +694,8 @@ def distance_line_line_scalar(
     $k = \dfrac{a_1 a_2 + b_1 b_2}{a_2^2 + b_2^2}$. The factor $k$ is negative when the
     two normals point in opposite directions; the notes' scalar form uses
     $k = \sqrt{a_1^2 + b_1^2} / \sqrt{a_2^2 + b_2^2}$, which is always positive and
-    wrong in that case. Evaluated exactly in rational arithmetic and rounded once at
-    the end.
+    wrong in that case. Evaluated exactly in rational arithmetic and rounded at the end
+    (the ratio under the square root, then the root).
 
     Args:
         a1: Coefficient of $x$ in the first line's equation.
@@ -708,9 +711,9 @@ def distance_line_line_scalar(
     Raises:
         TypeError: If an argument is not a real number.
         ValueError: If an argument is NaN or ±inf, a normal $(a_i, b_i)$ is zero, or
-            the lines are not parallel
-            (non-parallel lines of the plane intersect: their distance is 0, and this
-            formula does not apply).
+            the lines are not parallel: the sine of the angle between the normals
+            exceeds $10^{-12}$ in absolute value (non-parallel lines of the plane
+            intersect: their distance is 0, and this formula does not apply).
 
     Examples:
         The lines $x = 1$ and $x = 3$, the second written as $-x + 3 = 0$:

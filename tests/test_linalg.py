@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 import scipy.linalg
@@ -334,6 +336,17 @@ def test_parallel_lines_scalar_form_equals_point_line_distance(normal, c1, c2, k
     assert distance_line_line_scalar(a1, b1, c1, a2, b2, c2) == pytest.approx(
         expected, rel=1e-7, abs=1e-7
     )
+
+
+def test_parallel_lines_scalar_form_tolerance_is_a_sine_of_1e_12():
+    """The docstring: refused when |sin(angle between the normals)| exceeds 1e-12."""
+    for angle, refused in ((1e-13, False), (5e-13, False), (2e-12, True), (1e-11, True)):
+        a2, b2 = math.cos(angle), math.sin(angle)  # unit normal at `angle` from (1, 0)
+        if refused:
+            with pytest.raises(ValueError, match="not parallel"):
+                distance_line_line_scalar(1.0, 0.0, -1.0, a2, b2, -3.0)
+        else:
+            assert distance_line_line_scalar(1.0, 0.0, -1.0, a2, b2, -3.0) == pytest.approx(2.0)
 
 
 def test_notes_equation_40_fails_when_the_normals_point_opposite_ways():

@@ -84,8 +84,10 @@ print(table)
 # %% [markdown]
 # ## Receptive field: formula and autograd
 #
-# The gradient of one output with respect to the input is non-zero exactly on the
-# inputs it depends on. A larger stride makes that region larger, not smaller.
+# With kernels of ones and an input of ones, the gradient of one output with respect to
+# the input is positive exactly on the inputs it depends on (with other weights a
+# gradient can also vanish by cancellation). The span of that support is what the formula
+# gives; a larger stride makes it larger, not smaller.
 
 # %%
 def measured_field(kernels, strides):

@@ -33,6 +33,8 @@ from mlnotes.linalg import (
     distance_point_line_scalar,
     distance_point_plane,
     distance_point_plane_scalar,
+    distance_point_point,
+    distance_point_point_scalar,
     gram_schmidt,
     project,
 )
@@ -44,11 +46,12 @@ rng = np.random.default_rng(0)
 #
 # For a random plane $ax + by + cz + d = 0$, the point $Q = -d\,\vec{n}/\|\vec{n}\|_2^2$
 # lies on it; the vector form (from $Q$ and the normal $\vec{n} = (a, b, c)$) and the
-# scalar form (from the coefficients) must agree. The same for a line of the plane, and
-# for the line–line distance against the cross-product formula of $\mathbb{R}^3$.
+# scalar form (from the coefficients) must agree. The same for a line of the plane and
+# for two points of the plane, and for the line–line distance against the cross-product
+# formula of $\mathbb{R}^3$.
 
 # %%
-worst = {"point-plane": 0.0, "point-line": 0.0, "line-line": 0.0}
+worst = {"point-point": 0.0, "point-plane": 0.0, "point-line": 0.0, "line-line": 0.0}
 for _ in range(1000):
     p, normal, d = rng.normal(size=3), rng.normal(size=3), rng.normal()
     q = -d * normal / (normal @ normal)
@@ -59,6 +62,9 @@ for _ in range(1000):
     q2 = -c * np.array([a, b]) / (a * a + b * b)
     gap = distance_point_line(p2, q2, [-b, a]) - distance_point_line_scalar(*p2, a, b, c)
     worst["point-line"] = max(worst["point-line"], abs(gap))
+
+    gap = distance_point_point(p2, q2) - distance_point_point_scalar(*p2, *q2)
+    worst["point-point"] = max(worst["point-point"], abs(gap))
 
     P, u, Q, v = rng.normal(size=(4, 3))
     n = np.cross(u, v)
@@ -72,14 +78,18 @@ worst
 # parallel lines?
 
 # %%
-wrong = 0
+wrong = negative = wrong_and_negative = 0
 for _ in range(1000):
     (a1, b1), c1, c2, k = rng.normal(size=2), rng.normal(), rng.normal(), rng.normal()
     a2, b2 = k * a1, k * b1
     notes = abs(c1 - c2 * np.hypot(a1, b1) / np.hypot(a2, b2)) / np.hypot(a1, b1)
     ours = distance_line_line_scalar(a1, b1, c1, a2, b2, c2)
-    wrong += not np.isclose(notes, ours)
-print(f"the notes' formula is wrong for {wrong} of 1000 pairs (those with k < 0)")
+    is_wrong = not np.isclose(notes, ours)
+    wrong += is_wrong
+    negative += k < 0
+    wrong_and_negative += is_wrong and k < 0
+print(f"the notes' formula is wrong for {wrong} of 1000 pairs; "
+      f"{negative} pairs have k < 0, and {wrong_and_negative} of the wrong ones are among them")
 
 # %% [markdown]
 # ## Projection is least squares
@@ -126,10 +136,10 @@ print("notes', max |V^T V - I|:    ", np.abs(V_notes.T @ V_notes - np.eye(4)).ma
 # %% [markdown]
 # ## Eigenvalues: the properties
 #
-# Trace and determinant hold for every square matrix (complex eigenvalues included);
-# the rank property (rank = number of non-zero eigenvalues) for every diagonalizable
-# one, but not for every other: it fails for the nilpotent $\mathbf{N}$ below and holds
-# for the shear, neither of them diagonalizable.
+# Trace and determinant hold for every square matrix (complex eigenvalues included;
+# here, three random ones); the rank property (rank = number of non-zero eigenvalues)
+# for every diagonalizable one, but not for every other: it fails for the nilpotent
+# $\mathbf{N}$ below and holds for the shear, neither of them diagonalizable.
 
 # %%
 for _ in range(3):
@@ -140,6 +150,8 @@ for _ in range(3):
 
 N = np.array([[0.0, 1.0, 0.0], [0.0, 0.0, 1.0], [0.0, 0.0, 0.0]])  # nilpotent
 print("rank(N) =", np.linalg.matrix_rank(N), " eigenvalues:", np.linalg.eigvals(N))
+shear = np.array([[1.0, 1.0], [0.0, 1.0]])
+print("rank(shear) =", np.linalg.matrix_rank(shear), " eigenvalues:", np.linalg.eigvals(shear))
 
 # %%
 axis = rng.normal(size=3)
@@ -148,7 +160,7 @@ Rot = Rotation.from_rotvec(1.2 * axis).as_matrix()
 lam, U = np.linalg.eig(Rot)
 i = np.argmin(np.abs(lam - 1))
 print("eigenvalues:", np.round(lam, 4))
-on_axis = np.allclose(np.abs(U[:, i].real), np.abs(axis))
+on_axis = np.isclose(abs(U[:, i].real @ axis), 1.0)  # unit vectors: parallel iff |u . a| = 1
 print("the eigenvector for 1 is the axis (up to sign):", on_axis)
 
 # %% [markdown]
@@ -180,5 +192,4 @@ try:
     diagonalize([[1.0, 1.0], [0.0, 1.0]])
 except ValueError as error:
     print("ValueError:", error)
-shear = np.array([[1.0, 1.0], [0.0, 1.0]])
 print("nullspace of the shear minus I:", scipy.linalg.null_space(shear - np.eye(2)).ravel())

@@ -4,8 +4,8 @@ The input has $n = 7$ cells and one cell of zero padding at each end (hatched). 
 bar is one position of a kernel of size $k = 3$, and the cell under its centre is the
 output it computes. At stride 1 the kernel visits every position and the output keeps
 the input's length, 7; at stride 2 it skips every other position and the output has
-$\lfloor (7 + 2 - 3)/2 \rfloor + 1 = 4$ cells. Each bar reads the same 3 cells whatever
-the stride: the stride decides how many positions are visited, not how much each one
+$\lfloor (7 + 2 - 3)/2 \rfloor + 1 = 4$ cells. Each bar reads 3 cells whatever the
+stride: the stride decides how many positions are visited, not how much each one
 sees. Positions and sizes come from `mlnotes.cnn.kernel_positions` and
 `mlnotes.cnn.conv_output_size`.
 """

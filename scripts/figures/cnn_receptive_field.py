@@ -1,9 +1,10 @@
 r"""Receptive field of a stack of 3-tap convolutions, for strides 1, 2 and 3.
 
-The number of input cells one output of layer $L$ depends on
+The length of the region of input cells one output of layer $L$ depends on
 (`mlnotes.cnn.receptive_field`), when every layer has a kernel of size 3 and the same
-stride $s$. At stride 1 it grows by 2 cells per layer; with stride $s$ each layer
-multiplies the growth of all the layers after it by $s$, so it grows geometrically.
+stride $s$; with $s \le 3$ the region has no gaps, so this is also the number of cells.
+At stride 1 it grows by 2 cells per layer; with stride $s > 1$ each layer multiplies the
+growth of all the layers after it by $s$, so it grows geometrically.
 A larger stride makes the features of later layers *less* localized, not more.
 """
 import matplotlib.pyplot as plt

@@ -1,11 +1,11 @@
 r"""The steps of the Gram–Schmidt process on two vectors of the plane.
 
 Step 1 keeps $\mathbf{v}_1 = \mathbf{x}_1$. Step 2 subtracts from $\mathbf{x}_2$ its
-projection onto $\mathbf{v}_1$, leaving $\mathbf{v}_2 \perp \mathbf{v}_1$; the faded
-dashed arrows are what the notes' formula, which divides by $\|\mathbf{v}_1\|_2$
+projection onto $\mathbf{v}_1$, leaving $\mathbf{v}_2 \perp \mathbf{v}_1$; the dashed
+arrows are what the notes' formula, which divides by $\|\mathbf{v}_1\|_2$
 instead of $\|\mathbf{v}_1\|_2^2$, gives instead: a "projection" too long by the factor
 $\|\mathbf{v}_1\|_2$ and a $\mathbf{v}_2$ that is not orthogonal to $\mathbf{v}_1$.
-Step 3 divides each $\mathbf{v}_i$ by its length. The orthogonal and orthonormal
+Step 3 divides each $\mathbf{v}_i$ (faded) by its length. The orthogonal and orthonormal
 vectors come from `mlnotes.linalg.gram_schmidt`, the projection from
 `mlnotes.linalg.project`.
 """
