@@ -15,7 +15,7 @@ are shared and noisy: compare ratios within one run, not seconds across runs.
 2. Determinism: a second cold build in a second copy; the figures' sha256 are compared.
 3. Computation, each in a fresh process: `pairwise_distances`, the post's Listing 4
    (`broadcast_distances`) and `torch.cdist` at n = d = 1000, time (median of interleaved
-   rounds) and peak memory (`ru_maxrss` growth over one call, the high-water mark reset
+   rounds) and peak memory (`VmHWM` growth over one call, the high-water mark reset
    first: torch allocates outside Python's heap); the largest n in 8 GiB from peak / n²
    at the largest n run (`pairwise_distances` runs at n = 20,000 under an 8 GiB
    address-space limit); `sinusoidal_embeddings(10**5, 1024)` beside Listing 1.
@@ -242,6 +242,13 @@ def _worker(spec: dict) -> dict:
     sys.path.insert(0, str(ROOT))
 
     def maxrss() -> int:
+        # this process's own high-water mark (VmHWM, which clear_refs resets); ru_maxrss
+        # would also count the memory of the process it was forked from, before its exec
+        status = Path("/proc/self/status")
+        if status.exists():
+            hwm = re.search(r"^VmHWM:\s+(\d+) kB", status.read_text(), re.M)
+            if hwm:
+                return int(hwm.group(1)) * 1024
         return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024  # KiB on Linux
 
     fns = {k: _callable(k, spec["d"]) for k in spec["kinds"]}
