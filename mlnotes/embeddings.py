@@ -157,7 +157,7 @@ def sinusoidal_embeddings(
         >>> sinusoidal_embeddings(3, 4, dtype=torch.int64)
         Traceback (most recent call last):
         ...
-        TypeError: dtype must be a floating torch.dtype (float16, bfloat16, float32 or float64), got torch.int64
+        TypeError: dtype must be a floating-point torch.dtype (such as float32 or float64), got torch.int64
 
     Equation:
         blog/posts/sinusoidal-embeddings.md#eq:se-def-sin
