@@ -69,7 +69,8 @@ def _rc(theme: str) -> dict:
     grid = "#d0d7de" if theme == "light" else "#3d4350"
     colors = PALETTE if theme == "light" else _DARK_CYCLE
     return {
-        # deterministic SVG: same inputs, same bytes
+        # deterministic SVG ids and glyphs (same bytes also needs savefig's
+        # metadata={"Date": None}, which the figure builder passes)
         "svg.hashsalt": "mlnotes",
         "svg.fonttype": "path",
         "path.simplify": True,
@@ -115,7 +116,10 @@ def style(theme: str = "light") -> AbstractContextManager[None]:
 
     Returns:
         A context manager: figures created inside it use the theme's colours, a
-            transparent background and deterministic SVG output.
+        transparent background, and fixed SVG ids and glyph paths. The SVG file is
+        the same bytes for the same figure only if `savefig` is also given
+        `metadata={"Date": None}` (otherwise it records the time), as
+        `scripts/build/build_figures.py` does.
 
     Raises:
         ValueError: if `theme` is neither `"light"` nor `"dark"`.
@@ -127,6 +131,17 @@ def style(theme: str = "light") -> AbstractContextManager[None]:
         ...     line, = ax.plot([0, 1])
         >>> line.get_color()
         '#0072B2'
+        >>> import io
+        >>> def svg(**kwargs):
+        ...     out = io.BytesIO()
+        ...     with style("light"):
+        ...         fig.savefig(out, format="svg", **kwargs)
+        ...     return out.getvalue()
+        >>> svg(metadata={"Date": None}) == svg(metadata={"Date": None})
+        True
+        >>> b"<dc:date>" in svg()        # without it, the file records the time
+        True
+        >>> plt.close(fig)
     """
     if theme not in THEMES:
         raise ValueError(f"theme must be 'light' or 'dark', got {theme!r}")
