@@ -300,3 +300,13 @@ def test_distance_heatmap_script_lines_parallel_to_the_diagonal():
     assert spread < 1e-4
     assert (table.diagonal() == 0).all()
     assert table[~torch.eye(1000, dtype=torch.bool)].min() > 5
+
+
+def test_heatmap_script_columns():
+    # se_heatmap.py: "from each position to the next one of columns 0 to 3 changes by
+    # more than 0.5, while each of columns 90 to 127 changes by less than 0.2 over the 100
+    # positions (the sines stay below 0.16, the cosines above 0.98)"
+    se = sinusoidal_embeddings(100, 128)
+    assert (se[1:, :4] - se[:-1, :4]).abs().max(dim=1).values.min() > 0.5
+    assert (se[:, 90:] - se[0, 90:]).abs().max() < 0.2
+    assert se[:, 90::2].max() < 0.16 and se[:, 91::2].min() > 0.98
