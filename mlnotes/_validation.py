@@ -140,9 +140,10 @@ def real_array(
     """Return `value` as a float64 NumPy array of real numbers.
 
     Accepts numbers, nested sequences and arrays of Python/NumPy integers and floats
-    (and `Fraction`s), and torch tensors (copied to the CPU). Raises `TypeError` for None, strings, booleans, complex values,
-    ragged nesting or other objects; `ValueError` for NaN, for ±inf when `finite`,
-    for a number of dimensions not in `ndim` and for an empty array when `nonempty`.
+    (and `Fraction`s), and torch tensors (copied to the CPU). Raises `TypeError` for
+    None, strings, booleans, complex values, ragged nesting or other objects;
+    `ValueError` for NaN, for ±inf when `finite`, for a number of dimensions not in
+    `ndim` and for an empty array when `nonempty`.
     """
     if value is None or isinstance(value, (str, bytes)):
         raise TypeError(f"{name} must be {what}, got {show(value)} ({type(value).__name__})")

@@ -510,9 +510,10 @@ def distance_at_offset(k: float | Tensor, embed_dim: int, base: float = 10000.0)
 
     It is 0 at $k = 0$ and the same at $-k$ as at $k$. For small $|k|$ it rises, fast
     at first, then more slowly (not linearly), with oscillations: it is not monotone
-    (for $d = 64$ it is smaller at $k = 6$ than at $k = 5$). It never exceeds $\sqrt{2d}$ (each frequency adds at most
-    4 to the square), and for $|k|$ large enough that every $\omega_i k$ is large it
-    oscillates around $\sqrt{d}$ (each frequency adds 2 on average).
+    (for $d = 64$ it is smaller at $k = 6$ than at $k = 5$). It never exceeds
+    $\sqrt{2d}$ (each frequency adds at most 4 to the square), and for $|k|$ large
+    enough that every $\omega_i k$ is large it oscillates around $\sqrt{d}$ (each
+    frequency adds 2 on average).
 
     Args:
         k: an offset or a tensor (or array-like) of offsets, in positions; finite
@@ -581,7 +582,7 @@ def rounding_error(
         embed_dim: $d$, a positive even integer.
         base: base of the frequencies (10000 in the paper).
         dtype: the low-precision dtype to measure (float32, float16 or bfloat16;
-            torch has no float8 `arange`, and float64 measures 0).
+            float64 measures 0).
 
     Returns:
         float64 tensor of shape `(n,)`, one error per position, in the units of the
@@ -594,6 +595,8 @@ def rounding_error(
         ValueError: if a position is not a finite integer value, is negative or beyond
             the largest finite `dtype` value, or as
             [`frequencies`][mlnotes.embeddings.frequencies].
+        NotImplementedError: from torch, for a float8 `dtype` (it has no float8
+            `arange`).
 
     Examples:
         >>> err = rounding_error([10, 10_000, 1_000_000], embed_dim=64)
