@@ -14,7 +14,8 @@ module:
   complex dtypes rejected; `None` means torch's default dtype).
 
 Every error is a `TypeError` (wrong kind of value) or a `ValueError` (right kind,
-wrong value) whose message names the argument and shows the value received.
+wrong value) whose message names the argument and shows the value received (an
+array's shape instead, when its number of dimensions or its emptiness is wrong).
 """
 
 from __future__ import annotations
@@ -139,9 +140,10 @@ def real_array(
     """Return `value` as a float64 NumPy array of real numbers.
 
     Accepts numbers, nested sequences and arrays of Python/NumPy integers and floats
-    (and `Fraction`s). Raises `TypeError` for None, strings, booleans, complex values,
-    ragged nesting or other objects; `ValueError` for NaN, for ±inf when `finite`,
-    for a number of dimensions not in `ndim` and for an empty array when `nonempty`.
+    (and `Fraction`s), and torch tensors (copied to the CPU). Raises `TypeError` for
+    None, strings, booleans, complex values, ragged nesting or other objects;
+    `ValueError` for NaN, for ±inf when `finite`, for a number of dimensions not in
+    `ndim` and for an empty array when `nonempty`.
     """
     if value is None or isinstance(value, (str, bytes)):
         raise TypeError(f"{name} must be {what}, got {show(value)} ({type(value).__name__})")
@@ -213,7 +215,7 @@ def floating_dtype(dtype: object, name: str = "dtype"):
 
     Integer, bool and complex dtypes (and anything that is not a `torch.dtype`) raise
     `TypeError`: a table of sines and cosines cast to an integer dtype is silently
-    truncated to -1, 0 and 1.
+    truncated to -1, 0 and 1. Every floating dtype passes, float8 ones included.
     """
     import torch
 
@@ -221,6 +223,6 @@ def floating_dtype(dtype: object, name: str = "dtype"):
         return torch.get_default_dtype()
     if not isinstance(dtype, torch.dtype) or not dtype.is_floating_point:
         raise TypeError(
-            f"{name} must be a floating torch.dtype (float16, bfloat16, float32 or float64), got {dtype!r}"
+            f"{name} must be a floating-point torch.dtype (such as float32 or float64), got {dtype!r}"
         )
     return dtype

@@ -9,15 +9,18 @@ $$SE_{(pos, 2i)} = \sin(pos\,\omega_i), \qquad SE_{(pos, 2i+1)} = \cos(pos\,\ome
 for positions $0 \le pos < \text{max\_pos}$ and $0 \le i < d/2$, with $d$ = `embed_dim`
 and base $= 10000$. The angles are computed in float64 and only then cast to the
 requested dtype. A float32 table is then off by at most $2^{-25} + pos \cdot 2^{-52}$
-(`tests/test_page_post.py` checks it against 40-digit arithmetic for $d$ = 4, 64, 128
-and 1024, at positions below $10^{7}$ and at $10^{8}$ and $10^{9}$). Up to about
-position $10^{8}$ that is float32's own rounding, $2^{-25}$, and little more; beyond,
-the float64 angle's error shows: at $d = 64$, every entry of row $10^{6}$ is correctly
-rounded, 2 of the 64 entries of row $10^{8}$ and 33 of row $10^{10}$ are not. A table
-computed in float32, as the post's Listing 1 does, is off by about $pos \cdot 2^{-24}$
-instead (0.3 to 1.3 times it at 120 positions from 1 to $10^{7}$, $d$ = 128 and 512), until that
-reaches the size of the values themselves: 1.99 at position $10^{8}$ for $d = 64$,
-where $pos \cdot 2^{-24} \approx 6$ (see
+wherever `tests/test_page_post.py` compares it with 40-digit arithmetic ($d$ = 4, 64,
+128 and 1024; 50 random positions below $10^{7}$, 6 for $d = 1024$, and $10^{7} - 1$,
+$10^{8}$ and $10^{9}$). Below position $10^{7}$ the second term is less than 8 % of
+the first, float32's own rounding $2^{-25}$; by $10^{8}$ the float64 angle's error
+shows: at $d = 64$, every entry of row $10^{6}$ is correctly rounded, 2 or 3 of the 64
+entries of row $10^{8}$ (the same test has counted both: the count depends on the last
+bits of torch's float64 `exp`, `sin` and `cos`) and about half of row $10^{10}$ (33)
+are not. A table computed in float32, as the post's Listing 1 does, is off by about
+$pos \cdot 2^{-24}$ instead (0.3 to 1.3 times it at the 112 positions of
+`torch.logspace(0, 7, 120).round().unique()`, 1 to $10^{7}$, for $d$ = 128 and 512),
+until that reaches the size of the values themselves: 1.99 at position $10^{8}$ for
+$d = 64$, where $pos \cdot 2^{-24} \approx 6$ (see
 [`rounding_error`][mlnotes.embeddings.rounding_error]).
 
 Examples:
@@ -85,8 +88,10 @@ def frequencies(embed_dim: int, base: float = 10000.0) -> Tensor:
         $\omega_0 = 1$ down to $\omega_{d/2-1} = \text{base}^{-(d-2)/d}$.
 
     Raises:
-        TypeError: if `embed_dim` is not an int.
-        ValueError: if `embed_dim` is not positive and even, or `base` is not > 1.
+        TypeError: if `embed_dim` is not an integer (Python or NumPy; a bool is not) or
+            `base` is not a real number.
+        ValueError: if `embed_dim` is not positive and even, or `base` is not a finite
+            number > 1.
 
     Examples:
         >>> frequencies(8)
@@ -154,7 +159,7 @@ def sinusoidal_embeddings(
         >>> sinusoidal_embeddings(3, 4, dtype=torch.int64)
         Traceback (most recent call last):
         ...
-        TypeError: dtype must be a floating torch.dtype (float16, bfloat16, float32 or float64), got torch.int64
+        TypeError: dtype must be a floating-point torch.dtype (such as float32 or float64), got torch.int64
 
     Equation:
         blog/posts/sinusoidal-embeddings.md#eq:se-def-sin
@@ -193,7 +198,11 @@ class SinusoidalEmbeddings(nn.Module):
         dtype: floating dtype of the table; `None` means torch's default dtype.
 
     Raises:
-        TypeError, ValueError: as [`sinusoidal_embeddings`][mlnotes.embeddings.sinusoidal_embeddings].
+        TypeError: if `max_pos` or `embed_dim` is not an integer, `base` is not a real
+            number, or `dtype` is not a floating dtype (as
+            [`sinusoidal_embeddings`][mlnotes.embeddings.sinusoidal_embeddings]).
+        ValueError: if `max_pos` is not positive, `embed_dim` is not positive and even,
+            or `base` is not a finite number > 1.
 
     Examples:
         >>> import torch
@@ -304,8 +313,8 @@ def shift_matrix(
     Raises:
         TypeError: if `embed_dim` is not an integer, `k` or `base` is not a real
             number, or `dtype` is not a floating dtype.
-        ValueError: if `embed_dim` is not positive and even, `base` is not > 1,
-            or `k` is not finite.
+        ValueError: if `embed_dim` is not positive and even, `base` is not a finite
+            number > 1, or `k` is not finite.
 
     Examples:
         >>> import torch
@@ -499,11 +508,12 @@ def distance_at_offset(k: float | Tensor, embed_dim: int, base: float = 10000.0)
 
     $$\|SE(t + k) - SE(t)\|_2 = 2\sqrt{\textstyle\sum_{i=0}^{d/2-1} \sin^2(\omega_i k / 2)}.$$
 
-    It is 0 at $k = 0$ and rises with $|k|$, fast at first, then ever more slowly (not
-    linearly), with oscillations: it is not monotone (for $d = 64$ it is smaller at
-    $k = 6$ than at $k = 5$). It never exceeds $\sqrt{2d}$ (each frequency adds at most
-    4 to the square), and for $|k|$ large enough that every $\omega_i k$ is large it
-    oscillates around $\sqrt{d}$ (each frequency adds 2 on average).
+    It is 0 at $k = 0$ and the same at $-k$ as at $k$. For small $|k|$ it rises, fast
+    at first, then more slowly (not linearly), with oscillations: it is not monotone
+    (for $d = 64$ it is smaller at $k = 6$ than at $k = 5$). It never exceeds
+    $\sqrt{2d}$ (each frequency adds at most 4 to the square), and for $|k|$ large
+    enough that every $\omega_i k$ is large it oscillates around $\sqrt{d}$ (each
+    frequency adds 2 on average).
 
     Args:
         k: an offset or a tensor (or array-like) of offsets, in positions; finite
@@ -515,16 +525,18 @@ def distance_at_offset(k: float | Tensor, embed_dim: int, base: float = 10000.0)
         float64 tensor with the shape of `k` (a 0-d tensor for a number).
 
     Raises:
-        TypeError: if `embed_dim` is not an integer, or `k` holds something other
-            than real numbers (bool, complex, None, strings).
-        ValueError: if `embed_dim` is not positive and even, `base` is not > 1, or
-            `k` holds NaN or ±inf.
+        TypeError: if `embed_dim` is not an integer, `base` is not a real number, or
+            `k` holds something other than real numbers (bool, complex, None, strings).
+        ValueError: if `embed_dim` is not positive and even, `base` is not a finite
+            number > 1, or `k` holds NaN or ±inf.
 
     Examples:
         >>> import torch
         >>> se = sinusoidal_embeddings(200, 64, dtype=torch.float64)
-        >>> d = distance_at_offset(5, 64)
-        >>> round(d.item(), 6) == round((se[105] - se[100]).norm().item(), 6)
+        >>> d = distance_at_offset(5, 64).item()
+        >>> [abs(d - (se[t + 5] - se[t]).norm().item()) < 1e-12 for t in (0, 100, 194)]
+        [True, True, True]
+        >>> bool(distance_at_offset(-5, 64) == distance_at_offset(5, 64))
         True
         >>> distance_at_offset(torch.tensor([0, 1, 10, 100]), 64)
         tensor([0.0000, 1.4718, 4.6794, 5.3151], dtype=torch.float64)
@@ -565,20 +577,26 @@ def rounding_error(
     $\max_j |SE^{\text{dtype}}_{(pos, j)} - SE_{(pos, j)}|$ against the float64 table.
 
     Args:
-        positions: a tensor (or sequence) of non-negative integer positions, shape `(n,)`.
+        positions: a tensor (or sequence, or number) of $n$ non-negative integer
+            positions, read flattened (any shape).
         embed_dim: $d$, a positive even integer.
         base: base of the frequencies (10000 in the paper).
-        dtype: the low-precision dtype to measure (float32, float16 or bfloat16).
+        dtype: the low-precision dtype to measure (float32, float16 or bfloat16;
+            float64 measures 0).
 
     Returns:
-        float64 tensor of shape `(n,)`.
+        float64 tensor of shape `(n,)`, one error per position, in the units of the
+        table's entries.
 
     Raises:
-        TypeError: if `dtype` is not a floating dtype, or `positions` holds something
-            other than real numbers.
+        TypeError: if `embed_dim` is not an integer, `base` is not a real number,
+            `dtype` is not a floating dtype, or `positions` holds something other than
+            real numbers.
         ValueError: if a position is not a finite integer value, is negative or beyond
             the largest finite `dtype` value, or as
             [`frequencies`][mlnotes.embeddings.frequencies].
+        NotImplementedError: from torch, for a float8 `dtype` (it has no float8
+            `arange`).
 
     Examples:
         >>> err = rounding_error([10, 10_000, 1_000_000], embed_dim=64)

@@ -140,3 +140,29 @@ def test_unknown_figure_name_is_a_clear_error(tree):
     _script(tree, "line", DRAWING.format(value=1))
     with pytest.raises(SystemExit, match="no figure script named nope"):
         build_figures.build(["nope"])
+
+
+# --- the palette's docstring ------------------------------------------------------------
+
+
+def _contrast(a: str, b: str) -> float:
+    """WCAG 2 contrast ratio of two #rrggbb colours."""
+
+    def luminance(colour: str) -> float:
+        rgb = [int(colour.lstrip("#")[i : i + 2], 16) / 255 for i in (0, 2, 4)]
+        lin = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in rgb]
+        return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+
+    hi, lo = sorted((luminance(a), luminance(b)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+def test_palette_has_3_to_1_contrast_against_white_and_slate():
+    # mlnotes.plotting.PALETTE: "at least 3:1 contrast (WCAG 1.4.11) against white *and*
+    # against Material's slate background #1e2129. A script may use them in either theme."
+    # (tests/test_reader.py checks the palette against white only, in the light theme.)
+    from mlnotes.plotting import PALETTE
+
+    assert _contrast("#000000", "#ffffff") == pytest.approx(21.0)
+    ratios = {(c, bg): _contrast(c, bg) for c in PALETTE for bg in ("#ffffff", "#1e2129")}
+    assert min(ratios.values()) >= 3.0, {k: round(v, 2) for k, v in ratios.items() if v < 3}

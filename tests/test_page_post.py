@@ -85,8 +85,9 @@ def test_float32_positions_collide_from_2_to_the_24():
 
 
 def test_module_docstring_correctly_rounded_entries_at_d_64():
-    # "at d = 64, every entry of row 10^6 is correctly rounded, 2 of the 64 entries of
-    # row 10^8 and 33 of row 10^10 are not"
+    # "at d = 64, every entry of row 10^6 is correctly rounded, 2 or 3 of the 64 entries
+    # of row 10^8 (the same test has counted both [...]) and about half of row 10^10 (33)
+    # are not": 2 when commit 864cacd wrote it, 3 on 2026-11-25 (torch 2.13, AVX2)
     mpmath.mp.dps = 60
     import numpy as np
 
@@ -102,7 +103,8 @@ def test_module_docstring_correctly_rounded_entries_at_d_64():
                 count += any(abs(mpmath.mpf(float(n)) - exact) < err for n in neighbours)
         return count
 
-    assert [misrounded(p) for p in (10**6, 10**8, 10**10)] == [0, 2, 33]
+    counts = [misrounded(p) for p in (10**6, 10**8, 10**10)]
+    assert counts[0] == 0 and counts[1] in (2, 3) and 28 <= counts[2] <= 38, counts
 
 
 def test_module_docstring_listing_1_error_at_10_to_the_8():
@@ -127,8 +129,10 @@ def test_rounding_error_docstring_float32_frequency_errors():
 
 def test_figure_script_float32_error_stays_between_0_3_and_1_3_times_pos_2_to_the_minus_24():
     # scripts/figures/se_float32_error.py, the notebook's assert and the module docstring
-    # ("0.3 to 1.3 times it at 120 positions from 1 to 10^7, d = 128 and 512")
+    # ("0.3 to 1.3 times it at the 112 positions of torch.logspace(0, 7, 120).round()
+    # .unique(), 1 to 10^7, for d = 128 and 512")
     positions = torch.logspace(0, 7, 120).round().unique()
+    assert positions.numel() == 112 and positions[0] == 1 and positions[-1] == 10**7
     ratios = torch.cat([rounding_error(positions, d) / (positions.double() * 2.0**-24)
                         for d in (128, 512)])
     assert 0.3 < ratios.min() < 0.35 and 1.25 < ratios.max() < 1.3  # "about 0.3 and 1.3"
@@ -260,3 +264,49 @@ def test_figure_5_alt_text_ends():
         positions = torch.logspace(0, 7, 120).round().unique()  # as the figure script
         end = rounding_error(positions[-3:], d)
         assert positions[-3] > 7e6 and 0.2 <= end.min() and end.max() <= 0.7
+
+
+# Docstrings of the figure scripts scripts/figures/se_*.py (issue 18, second reader).
+
+@pytest.mark.parametrize("d, omega_max, i_max, angle_bound", [(128, 8.24, 62, 9.25), (512, 9.49, 230, 10.5)])
+def test_float32_error_script_angle_error_below_2_to_the_24(d, omega_max, i_max, angle_bound):
+    # se_float32_error.py: "Below position 2^24 the float32 angle carries a relative
+    # error of less than 9.25·2^-24 (d = 128) and 10.5·2^-24 (d = 512): the float32 ω_i
+    # is off by up to 8.24·2^-24 and 9.49·2^-24, the most at [...] (i = 62 of 64,
+    # i = 230 of 256) [...], and the product rounds once more."
+    two_i = torch.arange(0, d, 2, dtype=torch.float32)
+    omega32 = torch.exp(two_i * -(math.log(10000.0) / d))  # as Listing 1
+    exact = frequencies(d)
+    rel = (omega32.double() - exact).abs() / exact / 2**-24
+    assert round(rel.max().item(), 2) == omega_max and int(rel.argmax()) == i_max
+    # one more rounding of the product (relative error at most 2^-24): the bound
+    worst = rel.max().item()
+    assert worst + 1 + worst * 2**-24 < angle_bound
+    # ... and measured, on positions up to 2^24 (exact in float32)
+    for pos in (torch.arange(1, 20_001), torch.arange(1, 2**24, 4099)):
+        pos = pos.float()[:, None]
+        angle_rel = ((pos * omega32).double() - pos.double() * exact).abs() / (pos.double() * exact)
+        assert angle_rel.max().item() / 2**-24 < angle_bound
+
+
+def test_distance_heatmap_script_lines_parallel_to_the_diagonal():
+    # se_distance_heatmap.py: "the same along every line parallel to the diagonal (in
+    # the float32 table drawn here, to within 10^-4)"; "0 on the diagonal and larger
+    # away from it"
+    from mlnotes.embeddings import pairwise_distances
+
+    table = pairwise_distances(sinusoidal_embeddings(1000, 1000))
+    spread = max((table.diagonal(k).max() - table.diagonal(k).min()).item() for k in range(1, 1000))
+    assert spread < 1e-4
+    assert (table.diagonal() == 0).all()
+    assert table[~torch.eye(1000, dtype=torch.bool)].min() > 5
+
+
+def test_heatmap_script_columns():
+    # se_heatmap.py: "from each position to the next one of columns 0 to 3 changes by
+    # more than 0.5, while each of columns 90 to 127 changes by less than 0.2 over the 100
+    # positions (the sines stay below 0.16, the cosines above 0.98)"
+    se = sinusoidal_embeddings(100, 128)
+    assert (se[1:, :4] - se[:-1, :4]).abs().max(dim=1).values.min() > 0.5
+    assert (se[:, 90:] - se[0, 90:]).abs().max() < 0.2
+    assert se[:, 90::2].max() < 0.16 and se[:, 91::2].min() > 0.98
