@@ -5,9 +5,9 @@
 Serves a built site (SITE_DIR; without it, `mkdocs build --strict` into a temporary
 folder) with Debian's nginx (/usr/sbin/nginx, package nginx-light), gzip on for HTML,
 CSS, JavaScript, JSON, SVG and XML as a static host compresses them: nginx runs in the
-foreground as one unprivileged process (no master, no workers to switch user), on a
-free localhost port, with its configuration, pid, log and temporary files in a
-temporary folder. Then runs Lighthouse (npm `lighthouse`, the version pinned in
+foreground as one process of the user who starts it (no master, so no workers that
+switch user), on a free localhost port, with its configuration, pid, log and temporary
+files in a temporary folder. Then runs Lighthouse (npm `lighthouse`, the version pinned in
 package.json's devDependencies; from node_modules after `npm ci`, else through npx) with
 Debian's Chromium (/usr/bin/chromium) on each reading page: once with its default mobile
 emulation (a mid-range phone: 4x CPU slowdown, slow 4G, simulated) and once with
@@ -24,7 +24,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import shutil
 import socket
 import statistics
 import subprocess
@@ -180,13 +179,15 @@ def lighthouse(command: list[str], url: str, extra: list[str], out: Path) -> dic
     if report.get("runtimeError"):
         raise SystemExit(f"lighthouse on {url}: {report['runtimeError']}")
     audits = report["audits"]
+    # failed accessibility audits; "(unscored)": weight 0 in Lighthouse's score
     failed = sorted(
-        ref["id"]
+        ref["id"] + ("" if ref["weight"] else " (unscored)")
         for ref in report["categories"]["accessibility"]["auditRefs"]
         if audits[ref["id"]]["scoreDisplayMode"] in ("binary", "numeric")
         and audits[ref["id"]]["score"] is not None
         and audits[ref["id"]]["score"] < 1
     )
+    dom = audits.get("dom-size-insight") or audits.get("dom-size") or {}  # 13.x: the insight
     return {
         "lighthouse": report["lighthouseVersion"],
         "performance": round(report["categories"]["performance"]["score"] * 100),
@@ -198,7 +199,7 @@ def lighthouse(command: list[str], url: str, extra: list[str], out: Path) -> dic
         "cls": audits["cumulative-layout-shift"]["numericValue"],
         "speed_index_ms": audits["speed-index"]["numericValue"],
         "bytes": audits["total-byte-weight"]["numericValue"],
-        "dom_size": audits.get("dom-size", {}).get("numericValue"),
+        "dom_elements": dom.get("numericValue"),
         "main_thread_ms": audits.get("mainthread-work-breakdown", {}).get("numericValue"),
         "bootup_ms": audits.get("bootup-time", {}).get("numericValue"),
     }
@@ -223,7 +224,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("site", nargs="?", type=Path, help="a built site (default: build one)")
     parser.add_argument("--runs", type=int, default=1, help="Lighthouse runs per page and mode (default 1; medians shown)")
     parser.add_argument("--json", type=Path, help="also write every run's numbers here")
-    parser.add_argument("--pages", nargs="*", help="only these of the table's pages (names as printed)")
+    parser.add_argument(
+        "--pages", nargs="*", help="only these of the table's pages: names as printed, or paths (/: the landing page)"
+    )
     args = parser.parse_args(argv)
     if not Path(CHROMIUM).exists():
         raise SystemExit(f"{CHROMIUM} not found: apt-get install -y chromium")
@@ -237,7 +240,8 @@ def main(argv: list[str] | None = None) -> int:
             build(site)
         pages = {name: (path if path is not None else post(site)) for name, path in PAGES.items()}
         if args.pages:
-            pages = {name: path for name, path in pages.items() if name in args.pages}
+            wanted = {p.strip("/") for p in args.pages}
+            pages = {n: p for n, p in pages.items() if n in args.pages or p.strip("/") in wanted}
         results: dict = {}
         with nginx(site) as base:
             print(f"serving {site} with nginx (gzip) at {base}; {' '.join(command)}", flush=True)
