@@ -11,7 +11,7 @@ JS_STAMP := node_modules/.installed-stamp
 TORCH  := torch==2.13.0
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: deps serve site offline pdf figures test bench clean
+.PHONY: deps serve site offline pdf figures test bench reader-deps clean
 
 deps: $(PY_STAMP) $(JS_STAMP)
 
@@ -50,10 +50,22 @@ figures: deps  ## rebuild the figures whose inputs changed (ARGS="--force" or fi
 test: deps  ## unit tests, doctests (modules and pages), figure scripts, strict build, browser tests
 	$(VENV)/bin/pytest
 
-bench: deps  ## build, determinism, computation and page benchmarks (never asserted in tests)
+bench: deps reader-deps  ## build, determinism, computation, page and reader (Lighthouse) benchmarks (never asserted in tests)
 	$(PY) scripts/dev/bench.py $(ARGS)
 	$(PY) scripts/dev/bench_pages.py --json bench-results/pages.json
 	$(PY) scripts/dev/bench_loop.py $(LOOP_ARGS)
+	$(PY) scripts/dev/bench_reader.py --json bench-results/reader.json $(READER_ARGS)
+
+# The reader table (scripts/dev/bench_reader.py) serves the site with Debian's nginx and runs
+# Lighthouse (npm, a devDependency that `deps` installs) in Debian's Chromium. nginx-light is
+# bookworm's smallest nginx; a release without it gets the plain nginx package.
+reader-deps:
+	@if [ ! -x /usr/sbin/nginx ] || [ ! -x /usr/bin/chromium ]; then \
+	    apt-get update -qq; \
+	    export DEBIAN_FRONTEND=noninteractive; \
+	    [ -x /usr/bin/chromium ] || apt-get install -y -qq chromium >/dev/null; \
+	    [ -x /usr/sbin/nginx ] || apt-get install -y -qq nginx-light >/dev/null || apt-get install -y -qq nginx >/dev/null; \
+	fi
 
 clean:
 	rm -rf site offline mlnotes-offline.zip mlnotes.pdf .cache docs/figures docs/javascripts/mathjax

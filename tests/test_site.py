@@ -75,6 +75,25 @@ def test_notebooks_download_as_ipynb(site):
         assert f'href="../{path.stem}.ipynb" download' in page
 
 
+def test_every_dialog_has_an_accessible_name(site):
+    """Material's search dialog (role="dialog" on every page) is named by the override
+    overrides/partials/search.html: axe-core's aria-dialog-name rule, a best practice
+    that the WCAG-tagged axe test does not run, and Lighthouse's accessibility audit."""
+    from bs4 import BeautifulSoup
+
+    unnamed, dialogs = [], 0
+    for page in site.pages():
+        soup = BeautifulSoup((site.path / page / "index.html").read_text(encoding="utf-8"), "html.parser")
+        for dialog in soup.find_all(attrs={"role": re.compile(r"^(alert)?dialog$")}):
+            dialogs += 1
+            labelled = [soup.find(id=i) for i in (dialog.get("aria-labelledby") or "").split()]
+            name = (dialog.get("aria-label") or "").strip() or " ".join(t.get_text(" ", strip=True) for t in labelled if t)
+            if not name:
+                unnamed.append(f"/{page}: {str(dialog)[:80]}")
+    assert dialogs >= len(site.pages()), f"{dialogs} dialogs on {len(site.pages())} pages: is search still there?"
+    assert not unnamed, f"{len(unnamed)} dialogs have no accessible name:\n" + "\n".join(unnamed[:10])
+
+
 def _fragment_links(site):
     """Every link of the built site that names a `#fragment` on a page of the site.
 
