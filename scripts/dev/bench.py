@@ -19,7 +19,7 @@ are shared and noisy: compare ratios within one run, not seconds across runs.
    first: torch allocates outside Python's heap); the largest n in 8 GiB from peak / n²
    at the largest n run (`pairwise_distances` runs at n = 20,000 under an 8 GiB
    address-space limit); `sinusoidal_embeddings(10**5, 1024)` beside Listing 1.
-4. Tests: pytest once in the scratch copy.
+4. Tests: pytest once in the scratch copy, then its quick subset (`-m "not browser and not slow"`).
 
 --quick: no determinism build, no larger n, no tests, 3 rounds.
 """
@@ -332,16 +332,24 @@ def bench_compute(args, report: Report) -> None:
 
 
 def bench_tests(tree: Path, report: Report) -> None:
-    start = time.perf_counter()
-    proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-rfE"], cwd=tree, env=_env(tree),
-                          capture_output=True, text=True)
-    log = RESULTS.parent / "pytest.log"
-    log.parent.mkdir(parents=True, exist_ok=True)
-    log.write_text(proc.stdout + proc.stderr, encoding="utf-8")
-    summary = next((ln for ln in reversed(proc.stdout.splitlines()) if re.search(r"\d+ (passed|failed)", ln)), "")
-    report.data["tests"] = {"seconds": round(time.perf_counter() - start, 1), "returncode": proc.returncode}
-    report.add("tests: pytest (1 run)", f"{report.data['tests']['seconds']:.0f} s, {summary.strip('= ')} "
-               f"(output: {log.relative_to(ROOT)})")
+    """The whole suite once, then the quick subset a developer runs between edits
+    (`-m "not browser and not slow"`), in the same tree after it: their ratio."""
+    runs = {}
+    for name, extra in (("all", []), ("quick", ["-m", "not browser and not slow"])):
+        start = time.perf_counter()
+        proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-rfE", *extra], cwd=tree, env=_env(tree),
+                              capture_output=True, text=True)
+        log = RESULTS.parent / ("pytest.log" if name == "all" else f"pytest-{name}.log")
+        log.parent.mkdir(parents=True, exist_ok=True)
+        log.write_text(proc.stdout + proc.stderr, encoding="utf-8")
+        summary = next((ln for ln in reversed(proc.stdout.splitlines()) if re.search(r"\d+ (passed|failed)", ln)), "")
+        runs[name] = {"seconds": round(time.perf_counter() - start, 1), "returncode": proc.returncode,
+                      "summary": summary.strip("= "), "log": str(log.relative_to(ROOT))}
+    report.data["tests"] = runs
+    report.add("tests: pytest (1 run)", f"{runs['all']['seconds']:.0f} s, {runs['all']['summary']} (output: {runs['all']['log']})")
+    report.add('tests: pytest -m "not browser and not slow" (1 run, after)',
+               f"{runs['quick']['seconds']:.0f} s = {runs['quick']['seconds'] / runs['all']['seconds']:.2f}x the whole suite, "
+               f"{runs['quick']['summary']}")
 
 
 def main(argv: list[str] | None = None) -> int:
