@@ -5,8 +5,9 @@ Correctness only, never timing (the timings are `scripts/dev/bench_loop.py`'s). 
 `mkdocs serve --dirty` (what `make serve` runs) on a scratch copy of the project goes
 through a page edit, a docstring edit, an edit that renumbers a page's equations, a
 docstring's `Equation:` line moved to another page, an edit of the bibliography, a
-figure-script edit, a new blog post, a changed page title, a deleted post and one more
-page edit; then every file it serves is compared byte for byte with a clean
+figure-script edit, a new blog post, a changed page title, a deleted post, one more
+page edit and a renamed heading that another page links to (the serve must warn, as a
+strict build fails; then it is renamed back); then every file it serves is compared byte for byte with a clean
 `mkdocs build --strict` of the edited copy (pages with their navigation, the search index,
 the blog index and feeds, the API reference, the figures, the notebooks and their
 downloads), and the set of files too. Both builds get the same SOURCE_DATE_EPOCH
@@ -139,6 +140,28 @@ def test_served_site_equals_a_clean_build_after_edits(tmp_path):
             f.write("\nLoop paragraph on another page.\n")
         server.wait_for("notes/probability/", lambda b: b"Loop paragraph on another page." in b)
         server.settle()
+
+        # 8. a renamed heading: the serve warns about the page that links to its old anchor
+        # (sources.md, not re-rendered), with MkDocs' own message, as a strict build fails;
+        # renamed back, the warning goes
+        heading, renamed = "### The receptive field\n", "### The receptive field, renamed\n"
+        link = "notes/cnn.md#the-receptive-field"
+        assert link in (tree / "docs/sources.md").read_text(encoding="utf-8")
+        cnn = tree / "docs/notes/cnn.md"
+        original = cnn.read_text(encoding="utf-8")
+        assert heading in original
+        log = Path(server.log.name)
+        start = log.stat().st_size
+        cnn.write_text(original.replace(heading, renamed, 1), encoding="utf-8")
+        server.wait_for("notes/cnn/", lambda b: b"The receptive field, renamed" in b)
+        server.settle()
+        warned = log.read_text(encoding="utf-8", errors="replace")[start:]
+        assert re.search(rf"WARNING.*'sources\.md' contains a link '{re.escape(link)}'", warned), warned[-3000:]
+        start = log.stat().st_size
+        cnn.write_text(original, encoding="utf-8")
+        server.wait_for("notes/cnn/", lambda b: b"The receptive field, renamed" not in b)
+        server.settle()
+        assert "does not contain an anchor" not in log.read_text(encoding="utf-8", errors="replace")[start:]
 
         clean = tmp_path / "clean"
         bench_loop.build(tree, clean)

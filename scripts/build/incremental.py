@@ -358,7 +358,13 @@ def on_env(env, config, files, **kwargs):
             "meta": copy.deepcopy(f.page.meta),
             "search": old.get(f.src_uri, {}).get("search", []),
             "numbers": copy.deepcopy(numbers.get(f.src_uri, {})),
+            # its links to anchors of other pages ({target src_uri: {anchor: link}}), so
+            # that they are checked again when a target changes (_restore_links)
+            "links": {
+                target.src_uri: dict(links) for target, links in (f.page.links_to_anchors or {}).items()
+            },
         }
+    _restore_links(files, pages, build["rendered"])
     # the equation numbers of the pages not re-rendered, for the API pages' links
     for uri, record in _STATE["pages"].items():
         if uri not in build["rendered"]:
@@ -371,6 +377,24 @@ def on_env(env, config, files, **kwargs):
     build["dests"] = {f.abs_dest_path for f in files if f.abs_dest_path}
     _merge_autorefs(config)
     return env
+
+
+def _restore_links(files, pages, rendered: set) -> None:
+    """A page that is not re-rendered keeps its links to other pages' anchors, as recorded
+    at its last render: MkDocs validates every page's links after the build
+    (`validation: anchors`) against the anchors of the pages this build rendered, so
+    renaming a heading warns about each page that links to its old anchor, in the serve
+    as in a clean strict build (where `--dirty` would only check the re-rendered pages)."""
+    for f in pages:
+        if f.src_uri in rendered or f.page is None:
+            continue
+        record = _STATE["pages"].get(f.src_uri, {}).get("links", {})
+        links = {}
+        for target_uri, anchors in record.items():
+            target = files.get_file_from_path(target_uri)
+            if target is not None:
+                links[target] = dict(anchors)
+        f.page.links_to_anchors = links
 
 
 def _rss(config):
