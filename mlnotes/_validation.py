@@ -50,7 +50,11 @@ def show(value: object) -> str:
         return text if len(text) <= 200 else text[:197] + "..."
     if isinstance(value, (np.generic, numbers.Number)) and not isinstance(value, (bool, np.bool_)):
         return repr(value.item() if isinstance(value, np.generic) else value)
-    text = repr(value) if isinstance(value, (list, tuple)) and len(repr(value)) <= 200 else _repr.repr(value)
+    text = (
+        repr(value)
+        if isinstance(value, (list, tuple)) and len(repr(value)) <= 200
+        else _repr.repr(value)
+    )
     return text
 
 
@@ -68,7 +72,9 @@ def integer(value: object, name: str, *, minimum: int | None = None) -> int:
         raise TypeError(f"{name} must be an integer, got {show(value)} ({type(value).__name__})")
     value = int(value)
     if minimum is not None and value < minimum:
-        kind = {0: "a non-negative integer", 1: "a positive integer"}.get(minimum, f"an integer >= {minimum}")
+        kind = {0: "a non-negative integer", 1: "a positive integer"}.get(
+            minimum, f"an integer >= {minimum}"
+        )
         raise ValueError(f"{name} must be {kind}, got {value}")
     return value
 
@@ -125,7 +131,9 @@ def real(
 def probability(value: object, name: str, *, low_open: bool = False) -> float:
     """Return `value` as a float in [0, 1] (in (0, 1] when `low_open`)."""
     interval = "(0, 1]" if low_open else "[0, 1]"
-    return real(value, name, low=0.0, low_open=low_open, high=1.0, what=f"a probability in {interval}")
+    return real(
+        value, name, low=0.0, low_open=low_open, high=1.0, what=f"a probability in {interval}"
+    )
 
 
 def real_array(
@@ -172,7 +180,9 @@ def real_array(
         flat = raw.ravel()
         for v in flat:
             if _is_bool(v) or not isinstance(v, numbers.Real):
-                raise TypeError(f"{name} must be {what}, got {show(value)} (holding {type(v).__name__})")
+                raise TypeError(
+                    f"{name} must be {what}, got {show(value)} (holding {type(v).__name__})"
+                )
         array = np.empty(raw.shape, dtype=np.float64)
         out = array.ravel()
         for i, v in enumerate(flat):

@@ -152,9 +152,7 @@ def kernel_positions(
         2016, chapter 2 and section 5.1.
     """
     out = conv_output_size(n, kernel_size, stride, padding, dilation)
-    return [
-        [i * stride - padding + j * dilation for j in range(kernel_size)] for i in range(out)
-    ]
+    return [[i * stride - padding + j * dilation for j in range(kernel_size)] for i in range(out)]
 
 
 def receptive_field(

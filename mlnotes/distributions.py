@@ -147,9 +147,11 @@ def binomial_pmf(y: ArrayLike, n: int, theta: float) -> float | np.ndarray:
         in_support = (values >= 0) & (values <= n)
         k = np.where(in_support, values, 0.0)
         log_pmf = (
-            gammaln(n + 1.0) - gammaln(k + 1) - gammaln(n - k + 1)   # log C(N, y)
-            + xlogy(k, theta)                                         # y log(theta)
-            + xlog1py(n - k, -theta)                                  # (N - y) log(1 - theta)
+            gammaln(n + 1.0)
+            - gammaln(k + 1)
+            - gammaln(n - k + 1)  # log C(N, y)
+            + xlogy(k, theta)  # y log(theta)
+            + xlog1py(n - k, -theta)  # (N - y) log(1 - theta)
         )
         pmf = np.where(in_support, np.exp(log_pmf), 0.0)
     return V.scalar_or_array(pmf, y)
@@ -454,7 +456,9 @@ def binomial_poisson_distance(lam: float, n: int) -> float:
     n = V.integer(n, "n", minimum=1)
     lam = _check_lam(lam)
     if lam > n:
-        raise ValueError(f"lam must not exceed n (theta = lam / n is a probability), got lam={lam!r}, n={n}")
+        raise ValueError(
+            f"lam must not exceed n (theta = lam / n is a probability), got lam={lam!r}, n={n}"
+        )
     theta = lam / n
     # Beyond y_max both pmfs hold less than 1e-25 of mass: sum the terms up to y_max,
     # bound the rest by the two tail masses (exact when y_max = N, where Bin ends).
@@ -462,5 +466,7 @@ def binomial_poisson_distance(lam: float, n: int) -> float:
     y = np.arange(y_max + 1)
     binomial = binomial_pmf(y, n, theta)
     poisson = poisson_pmf(y, lam)
-    tails = float(stats.poisson.sf(y_max, lam)) + (float(stats.binom.sf(y_max, n, theta)) if y_max < n else 0.0)
+    tails = float(stats.poisson.sf(y_max, lam)) + (
+        float(stats.binom.sf(y_max, n, theta)) if y_max < n else 0.0
+    )
     return 0.5 * (float(np.abs(binomial - poisson).sum()) + tails)

@@ -421,6 +421,7 @@ def pairwise_distances(embeddings: Tensor, *, chunk_size: int = 256) -> Tensor:
     n = embeddings.shape[0]
     work = torch.float64 if embeddings.dtype == torch.float64 else torch.float32
     source = embeddings.detach()
+
     def zeros() -> Tensor:  # made only when it is the answer: it is as large as the result
         return torch.zeros(n, n, dtype=embeddings.dtype, device=embeddings.device)
 
@@ -487,7 +488,9 @@ def pairwise_distances(embeddings: Tensor, *, chunk_size: int = 256) -> Tensor:
     step = max(1, chunk_size * n // max(1, embeddings.shape[1]))
     for s in range(0, i.numel(), step):
         ii, jj = i[s : s + step], j[s : s + step]
-        diff = _times_power_of_two(source[ii].to(work), -total) - _times_power_of_two(source[jj].to(work), -total)
+        diff = _times_power_of_two(source[ii].to(work), -total) - _times_power_of_two(
+            source[jj].to(work), -total
+        )
         d = torch.linalg.vector_norm(diff, dim=1)
         out[ii, jj] = d
         out[jj, ii] = d
@@ -497,10 +500,13 @@ def pairwise_distances(embeddings: Tensor, *, chunk_size: int = 256) -> Tensor:
 
 def _times_power_of_two(t: Tensor, k: int, *, inplace: bool = False) -> Tensor:
     """`t * 2**k`, exact (barring overflow and underflow), in steps that fit float32."""
-    steps = [100 if k > 0 else -100] * (abs(k) // 100) + ([k % 100 if k > 0 else -(-k % 100)] if k % 100 else [])
+    steps = [100 if k > 0 else -100] * (abs(k) // 100) + (
+        [k % 100 if k > 0 else -(-k % 100)] if k % 100 else []
+    )
     for n, part in enumerate(steps):
         t = t.mul_(2.0**part) if inplace or n else t * 2.0**part
     return t
+
 
 def distance_at_offset(k: float | Tensor, embed_dim: int, base: float = 10000.0) -> Tensor:
     r"""$\|SE(t + k) - SE(t)\|_2$ in closed form; it does not depend on $t$.

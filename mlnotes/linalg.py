@@ -149,7 +149,9 @@ def _proj(x: np.ndarray, v: np.ndarray) -> np.ndarray:
     return (x @ v) / (v @ v) * v
 
 
-def gram_schmidt(X: ArrayLike, normalize: bool = True, *, rtol: float = _DEPENDENCE_RTOL) -> np.ndarray:
+def gram_schmidt(
+    X: ArrayLike, normalize: bool = True, *, rtol: float = _DEPENDENCE_RTOL
+) -> np.ndarray:
     r"""Orthogonalize the columns of `X` with the Gram–Schmidt process.
 
     Column $i$ of the result is column $i$ of `X` minus its projections onto the

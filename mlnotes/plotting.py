@@ -152,4 +152,3 @@ def style(theme: str = "light") -> AbstractContextManager[None]:
 def _style(theme: str) -> Iterator[None]:
     with mpl.rc_context(_rc(theme)):
         yield
-

@@ -196,7 +196,9 @@ def normal_ppf(q: ArrayLike, mu: float = 0.0, sigma: float = 1.0) -> float | np.
     return V.scalar_or_array(stats.norm.ppf(q_array, loc=mu, scale=sigma), q)
 
 
-def central_interval(coverage: float = 0.95, mu: float = 0.0, sigma: float = 1.0) -> tuple[float, float]:
+def central_interval(
+    coverage: float = 0.95, mu: float = 0.0, sigma: float = 1.0
+) -> tuple[float, float]:
     r"""The symmetric interval holding `coverage` of the mass of $\mathcal{N}(\mu, \sigma^2)$.
 
     With $\alpha = 1 - \text{coverage}$, the interval is
@@ -313,7 +315,9 @@ def marginal(joint: ArrayLike, axis: int) -> np.ndarray:
     return table.sum(axis=1 - axis)
 
 
-def is_independent(joint: ArrayLike, rtol: float = 1e-9, atol: float = 2.2250738585072014e-308) -> bool:
+def is_independent(
+    joint: ArrayLike, rtol: float = 1e-9, atol: float = 2.2250738585072014e-308
+) -> bool:
     r"""Whether the two variables of a 2-D joint pmf table are independent.
 
     $X \perp Y$ iff $p(x, y) = p(x)\,p(y)$ for every cell: the table equals the
@@ -455,7 +459,7 @@ def bayes_posterior(prior: ArrayLike, likelihood: ArrayLike) -> np.ndarray:
     if (total != 1) if exact else not abs(total - 1.0) <= SUM_TOLERANCE:
         raise ValueError(f"prior must sum to 1, got {total!r}")
     joint = likelihood * prior  # p(Y = y, H = h), the product rule
-    evidence = joint.sum()      # p(Y = y), the sum rule
+    evidence = joint.sum()  # p(Y = y), the sum rule
     if evidence == 0:
         raise ValueError("the observation is impossible: p(Y = y) = sum(likelihood * prior) is 0")
     posterior = joint / evidence
@@ -585,11 +589,11 @@ def monty_hall_wins(n_games: int, switch: bool, seed: int = 0) -> np.ndarray:
         raise TypeError(f"switch must be True or False, got {V.show(switch)}")
     seed = V.integer(seed, "seed", minimum=0)
     rng = np.random.default_rng(seed)
-    prize = rng.integers(0, 3, size=n)   # doors 0, 1, 2 here; 1, 2, 3 in the notes
+    prize = rng.integers(0, 3, size=n)  # doors 0, 1, 2 here; 1, 2, 3 in the notes
     chosen = rng.integers(0, 3, size=n)
     # The host opens a door that is neither chosen nor the prize. If chosen == prize
     # he has two such doors and picks one with a coin flip; otherwise one door is left.
-    coin = rng.integers(1, 3, size=n)    # 1 or 2
+    coin = rng.integers(1, 3, size=n)  # 1 or 2
     opened = np.where(chosen == prize, (chosen + coin) % 3, 3 - chosen - prize)
     final = 3 - chosen - opened if switch else chosen
     return final == prize

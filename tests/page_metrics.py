@@ -6,6 +6,7 @@ Prompt lines: visible lines of code blocks that start with `>>>` or `...`.
 
 Usage: python tests/page_metrics.py SITE_DIR page/path/ [page/path/ ...]
 """
+
 from __future__ import annotations
 
 import re
@@ -20,7 +21,9 @@ def _hidden(el: Tag) -> bool:
     summary = el if el.name == "summary" else el.find_parent("summary")
     for parent in el.parents:
         if parent.name == "details" and not parent.has_attr("open"):
-            if summary is not None and summary.parent is parent:  # a closed details shows its summary
+            if (
+                summary is not None and summary.parent is parent
+            ):  # a closed details shows its summary
                 continue
             return True
     return False
@@ -38,7 +41,9 @@ def metrics(html: str) -> dict:
         for line in pre.get_text().splitlines():
             if re.match(r"\s*(>>>|\.\.\.)(\s|$)", line):
                 prompt_lines += 1
-    for el in article.select("pre, code, .arithmatex, mjx-container, .highlight, .md-typeset__table pre"):
+    for el in article.select(
+        "pre, code, .arithmatex, mjx-container, .highlight, .md-typeset__table pre"
+    ):
         el.decompose()
     words = corr = 0
     for text in article.find_all(string=True):
@@ -47,16 +52,35 @@ def metrics(html: str) -> dict:
             continue
         n = len(re.findall(r"[A-Za-zÀ-ÿ0-9][\w'’\-–]*", str(text)))
         words += n
-        box = parent if parent.name == "div" and "admonition" in parent.get("class", []) else parent.find_parent(
-            lambda t: t.name in ("div", "details") and "admonition" in t.get("class", []) or t.name == "details")
+        box = (
+            parent
+            if parent.name == "div" and "admonition" in parent.get("class", [])
+            else parent.find_parent(
+                lambda t: (
+                    t.name in ("div", "details")
+                    and "admonition" in t.get("class", [])
+                    or t.name == "details"
+                )
+            )
+        )
         while box is not None:
             title = box.find(["p", "summary"], class_="admonition-title") or box.find("summary")
             if title is not None and title.get_text().strip().lower().startswith("correction"):
                 corr += n
                 break
-            box = box.find_parent(lambda t: t.name in ("div", "details") and "admonition" in t.get("class", []) or t.name == "details")
-    return {"visible_words": words, "correction_words": corr,
-            "correction_share": round(corr / words, 3) if words else 0.0, "visible_prompt_lines": prompt_lines}
+            box = box.find_parent(
+                lambda t: (
+                    t.name in ("div", "details")
+                    and "admonition" in t.get("class", [])
+                    or t.name == "details"
+                )
+            )
+    return {
+        "visible_words": words,
+        "correction_words": corr,
+        "correction_share": round(corr / words, 3) if words else 0.0,
+        "visible_prompt_lines": prompt_lines,
+    }
 
 
 if __name__ == "__main__":

@@ -62,7 +62,9 @@ def test_hook_doctests():
 
 def test_citation_author_year_locator_and_list(bib):
     text, keys = apparatus.cite(
-        "As [@solo2020, sec. 3.5] shows, and [@duo2019; @trio2018, ch. 2]. Trio et al. [-@trio2018].", bib, "x.md"
+        "As [@solo2020, sec. 3.5] shows, and [@duo2019; @trio2018, ch. 2]. Trio et al. [-@trio2018].",
+        bib,
+        "x.md",
     )
     assert keys == ["solo2020", "duo2019", "trio2018"]
     assert '<a class="footnote-ref mlnotes-cite" href="#ref-solo2020"' in text
@@ -73,15 +75,22 @@ def test_citation_author_year_locator_and_list(bib):
 
 
 def test_citation_leaves_code_links_and_footnotes_alone(bib):
-    source = "`[@solo2020]`\n\n```python\nx = [@solo2020]\n```\n\n[a link](#x) [^1] [see the @ sign]\n"
+    source = (
+        "`[@solo2020]`\n\n```python\nx = [@solo2020]\n```\n\n[a link](#x) [^1] [see the @ sign]\n"
+    )
     text, keys = apparatus.cite(source, bib, "x.md")
     assert text == source and keys == []
 
 
 def test_citation_before_a_colon_mid_sentence_is_converted(bib):
-    text, keys = apparatus.cite("Two results [@solo2020, sec. 2]: one, then [@duo2019]:\n", bib, "x.md")
+    text, keys = apparatus.cite(
+        "Two results [@solo2020, sec. 2]: one, then [@duo2019]:\n", bib, "x.md"
+    )
     assert keys == ["solo2020", "duo2019"] and "[@" not in text
-    assert re.sub(r"<[^>]+>", "", text) == "Two results (Solo, 2020, sec. 2): one, then (Duo and Pair, 2019):\n"
+    assert (
+        re.sub(r"<[^>]+>", "", text)
+        == "Two results (Solo, 2020, sec. 2): one, then (Duo and Pair, 2019):\n"
+    )
     # the label of a link reference definition (a line's start) is not a citation
     source = "Text [x][@solo2020].\n\n[@solo2020]: https://example.org\n  [@duo2019]: https://example.org\n"
     assert apparatus.cite(source, bib, "x.md") == (source, [])
@@ -98,7 +107,9 @@ def test_references_list_sorted_by_author_with_ids(bib):
 
 
 def test_docstring_equation_section_is_strict():
-    assert apparatus.docstring_equations("S.\n\nEquation:\n    notes/a.md#eq:x\n    notes/b.md#eq:y\n") == [
+    assert apparatus.docstring_equations(
+        "S.\n\nEquation:\n    notes/a.md#eq:x\n    notes/b.md#eq:y\n"
+    ) == [
         ("notes/a.md", "eq:x"),
         ("notes/b.md", "eq:y"),
     ]
@@ -126,7 +137,9 @@ _POST, _PROB, _LA, _CNN = (
 COMPUTED_EQUATIONS = {
     "mlnotes.embeddings.frequencies": {(_POST, "eq:se-vector")},
     "mlnotes.embeddings.sinusoidal_embeddings": {
-        (_POST, "eq:se-def-sin"), (_POST, "eq:se-def-cos"), (_POST, "eq:se-vector")
+        (_POST, "eq:se-def-sin"),
+        (_POST, "eq:se-def-cos"),
+        (_POST, "eq:se-vector"),
     },
     "mlnotes.embeddings.SinusoidalEmbeddings": {(_POST, "eq:se-vector")},
     "mlnotes.embeddings.shift_matrix": {(_POST, "eq:se-M")},
@@ -144,9 +157,15 @@ COMPUTED_EQUATIONS = {
     "mlnotes.distributions.binomial_pmf": {(_PROB, "eq:prob-binomial-pmf")},
     "mlnotes.distributions.poisson_pmf": {(_PROB, "eq:prob-poisson-pmf")},
     "mlnotes.distributions.geometric_pmf": {(_PROB, "eq:prob-geometric-pmf")},
-    "mlnotes.distributions.binomial_mean_var": {(_PROB, "eq:prob-binomial-mean"), (_PROB, "eq:prob-binomial-var")},
+    "mlnotes.distributions.binomial_mean_var": {
+        (_PROB, "eq:prob-binomial-mean"),
+        (_PROB, "eq:prob-binomial-var"),
+    },
     "mlnotes.distributions.poisson_mean_var": {(_PROB, "eq:prob-poisson-moments")},
-    "mlnotes.distributions.geometric_mean_var": {(_PROB, "eq:prob-geometric-mean"), (_PROB, "eq:prob-geometric-var")},
+    "mlnotes.distributions.geometric_mean_var": {
+        (_PROB, "eq:prob-geometric-mean"),
+        (_PROB, "eq:prob-geometric-var"),
+    },
     "mlnotes.linalg.distance_point_point": {(_LA, "eq:la-point-point")},
     "mlnotes.linalg.distance_point_point_scalar": {(_LA, "eq:la-point-point-scalar")},
     "mlnotes.linalg.distance_point_plane": {(_LA, "eq:la-point-plane")},
@@ -154,7 +173,10 @@ COMPUTED_EQUATIONS = {
     "mlnotes.linalg.distance_point_line": {(_LA, "eq:la-point-line")},
     "mlnotes.linalg.distance_point_line_scalar": {(_LA, "eq:la-point-line-scalar")},
     "mlnotes.linalg.distance_line_line": {(_LA, "eq:la-line-line")},
-    "mlnotes.linalg.distance_line_line_scalar": {(_LA, "eq:la-line-line-scalar"), (_LA, "eq:la-line-line-normalized")},
+    "mlnotes.linalg.distance_line_line_scalar": {
+        (_LA, "eq:la-line-line-scalar"),
+        (_LA, "eq:la-line-line-normalized"),
+    },
     "mlnotes.linalg.project": {(_LA, "eq:la-projection")},
     "mlnotes.linalg.gram_schmidt": {(_LA, "eq:la-gs-i"), (_LA, "eq:la-gs-proj")},
     "mlnotes.linalg.diagonalize": {(_LA, "eq:la-eigen")},
@@ -167,7 +189,9 @@ COMPUTED_EQUATIONS = {
 def test_every_function_that_computes_an_equation_names_it(function):
     refs = apparatus.collect_equation_refs(ROOT / "mlnotes")
     named = {(r.page, r.label) for r in refs if r.identifier == function}
-    assert named == COMPUTED_EQUATIONS[function], f"{function}'s Equation: section names {sorted(named)}"
+    assert named == COMPUTED_EQUATIONS[function], (
+        f"{function}'s Equation: section names {sorted(named)}"
+    )
 
 
 def test_computed_by_line_goes_after_the_block_with_its_indent():
@@ -184,7 +208,9 @@ def test_computed_by_line_goes_after_the_block_with_its_indent():
 # --- strict builds of a scratch project -------------------------------------------------------
 
 
-def scratch_build(tmp_path: Path, page: str, docstring: str = "Nothing.", notes: str = "") -> subprocess.CompletedProcess:
+def scratch_build(
+    tmp_path: Path, page: str, docstring: str = "Nothing.", notes: str = ""
+) -> subprocess.CompletedProcess:
     (tmp_path / "docs").mkdir()
     (tmp_path / "docs" / "references.bib").write_text(BIB)
     (tmp_path / "docs" / "index.md").write_text(page)
@@ -215,7 +241,10 @@ NOTES = "# Notes\n\n$$\n\\begin{equation}\ny = x \\label{eq:present}\n\\end{equa
 
 def test_scratch_build_passes_and_renders(tmp_path):
     result = scratch_build(
-        tmp_path, "# Home\n\nAs [@solo2020, p. 3] says.\n", "Doc.\n\n    Equation:\n        notes.md#eq:present\n    ", NOTES
+        tmp_path,
+        "# Home\n\nAs [@solo2020, p. 3] says.\n",
+        "Doc.\n\n    Equation:\n        notes.md#eq:present\n    ",
+        NOTES,
     )
     assert result.returncode == 0, result.stderr
     home = (tmp_path / "site" / "index.html").read_text()
@@ -232,13 +261,19 @@ def test_strict_build_fails_on_unknown_citation_key(tmp_path):
 
 
 def test_strict_build_fails_on_unknown_equation_label(tmp_path):
-    result = scratch_build(tmp_path, "# Home\n", "Doc.\n\n    Equation:\n        notes.md#eq:absent\n    ", NOTES)
+    result = scratch_build(
+        tmp_path, "# Home\n", "Doc.\n\n    Equation:\n        notes.md#eq:absent\n    ", NOTES
+    )
     assert result.returncode != 0
-    assert "mlnotes.mod.f (mod.py:1): Equation: no \\label{eq:absent} on 'notes.md'" in result.stderr
+    assert (
+        "mlnotes.mod.f (mod.py:1): Equation: no \\label{eq:absent} on 'notes.md'" in result.stderr
+    )
 
 
 def test_strict_build_fails_on_unknown_equation_page(tmp_path):
-    result = scratch_build(tmp_path, "# Home\n", "Doc.\n\n    Equation:\n        nowhere.md#eq:present\n    ", NOTES)
+    result = scratch_build(
+        tmp_path, "# Home\n", "Doc.\n\n    Equation:\n        nowhere.md#eq:present\n    ", NOTES
+    )
     assert result.returncode != 0
     assert "Equation: page 'nowhere.md' does not exist in docs/" in result.stderr
 
@@ -248,12 +283,18 @@ def test_strict_build_fails_on_unknown_equation_page(tmp_path):
 
 def test_equation_links_back_to_its_function(site):
     notes = (site.path / "notes" / "cnn" / "index.html").read_text()
-    block = re.search(r'<div class="mlnotes-equation" id="eq:cnn-output-size">(.*?)</p></div>', notes, re.S)
+    block = re.search(
+        r'<div class="mlnotes-equation" id="eq:cnn-output-size">(.*?)</p></div>', notes, re.S
+    )
     assert block, "the output-size equation has no wrapper with its label as id"
-    assert re.search(r'class="mlnotes-computed-by">Computed by <a [^>]*href="../../reference/cnn/#mlnotes.cnn.conv_output_size"', block.group(1))
+    assert re.search(
+        r'class="mlnotes-computed-by">Computed by <a [^>]*href="../../reference/cnn/#mlnotes.cnn.conv_output_size"',
+        block.group(1),
+    )
     reference = (site.path / "reference" / "cnn" / "index.html").read_text()
     assert re.search(
-        r'<a class="mlnotes-equation-link" data-preview href="../../notes/cnn/#eq:cnn-output-size">equation \(1\) of ', reference
+        r'<a class="mlnotes-equation-link" data-preview href="../../notes/cnn/#eq:cnn-output-size">equation \(1\) of ',
+        reference,
     )
 
 
@@ -285,7 +326,9 @@ def test_downloadable_notebooks_are_executed(site):
         assert code and all(c.execution_count for c in code), src.name
         assert [c.execution_count for c in code] == list(range(1, len(code) + 1)), src.name
         assert sum(len(c.outputs) for c in code) >= 1, src.name
-        assert not any("_mlnotes_style" in c.source for c in code), "the setup cell leaked into the download"
+        assert not any("_mlnotes_style" in c.source for c in code), (
+            "the setup cell leaked into the download"
+        )
 
 
 # --- in the browser -----------------------------------------------------------------------
@@ -323,7 +366,8 @@ def _preview(page, link):
     tip = page.locator(TOOLTIP)
     tip.wait_for(state="visible", timeout=10000)
     page.wait_for_function(
-        "() => document.querySelector('.md-tooltip2--active')?.dataset.mlnotesTypeset === 'done'", timeout=15000
+        "() => document.querySelector('.md-tooltip2--active')?.dataset.mlnotesTypeset === 'done'",
+        timeout=15000,
     )
     return tip
 
@@ -355,7 +399,10 @@ BLOCK_NUMBERS = """() => [...document.querySelectorAll('.arithmatex[data-eqn-sta
 
 
 @pytest.mark.browser
-@pytest.mark.parametrize("path", ["blog/sinusoidal-embeddings/", "notes/probability/", "notes/linear-algebra/", "notes/cnn/"])
+@pytest.mark.parametrize(
+    "path",
+    ["blog/sinusoidal-embeddings/", "notes/probability/", "notes/linear-algebra/", "notes/cnn/"],
+)
 def test_build_time_equation_numbers_match_mathjax(base_url, browser, path):
     """Previews and the API reference's links number equations as their page does."""
     page = browser.new_page()
@@ -383,7 +430,8 @@ def test_equation_preview_on_keyboard_focus_and_after_instant_navigation(base_ur
     tip = page.locator(TOOLTIP)
     tip.wait_for(state="visible", timeout=10000)
     page.wait_for_function(
-        "() => document.querySelector('.md-tooltip2--active')?.dataset.mlnotesTypeset === 'done'", timeout=15000
+        "() => document.querySelector('.md-tooltip2--active')?.dataset.mlnotesTypeset === 'done'",
+        timeout=15000,
     )
     assert tip.locator("mjx-container").count() >= 1
     page.close()
@@ -396,7 +444,10 @@ def test_cross_page_previews_show_their_target_typeset(base_url, browser):
     wait_for_math(page)
     # a link from the sources page to a correction box of a notes page (an empty anchor
     # before the box: the hook moves its id onto the box)
-    tip = _preview(page, page.locator('article a[data-preview][href$="notes/probability/#correction-pdf"]').first)
+    tip = _preview(
+        page,
+        page.locator('article a[data-preview][href$="notes/probability/#correction-pdf"]').first,
+    )
     text = tip.inner_text()
     assert text.startswith("Correction: the pdf is a density"), text[:200]
     assert "???" not in text, "an \\eqref to the previewed page is unresolved"
@@ -407,7 +458,9 @@ def test_cross_page_previews_show_their_target_typeset(base_url, browser):
     # a link from the sources page to a correction of the post
     page.goto(base_url + "sources/")
     wait_for_math(page)
-    section = page.locator('article a[data-preview][href$="blog/sinusoidal-embeddings/#correction-properties"]').first
+    section = page.locator(
+        'article a[data-preview][href$="blog/sinusoidal-embeddings/#correction-properties"]'
+    ).first
     tip = _preview(page, section)
     assert tip.inner_text().strip()
     page.close()
@@ -445,7 +498,9 @@ def test_notebook_plots_follow_the_palette(site, base_url, browser, name):
     wait_for_math(page)
     plots = page.locator(".mlnotes-themed-plot")
     images = (site.path / "notebooks" / f"{name}.ipynb").read_text().count('"image/png"')
-    assert plots.count() == images >= 1, f"{name}: {images} plots in the notebook, {plots.count()} themed on the page"
+    assert plots.count() == images >= 1, (
+        f"{name}: {images} plots in the notebook, {plots.count()} themed on the page"
+    )
     lums: dict[int, dict[str, dict]] = {}
     for scheme, shown, dark in (("default", "light", False), ("slate", "dark", True)):
         set_scheme(page, scheme)
@@ -453,14 +508,20 @@ def test_notebook_plots_follow_the_palette(site, base_url, browser, name):
         for i in range(plots.count()):
             plot = plots.nth(i)
             visible = plot.locator("img:visible")
-            assert visible.count() == 1, f"{name} plot {i}: {visible.count()} images visible in {scheme}"
+            assert visible.count() == 1, (
+                f"{name} plot {i}: {visible.count()} images visible in {scheme}"
+            )
             assert visible.get_attribute("src").endswith(f"#only-{shown}")
             lum = visible.evaluate(LUMINANCE)
             lums.setdefault(i, {})[scheme] = lum
             frame = lum["frame"]
-            assert (frame < 0.3) if dark else (frame > 0.7), f"{name} plot {i} in {scheme}: luminance {lum}"
+            assert (frame < 0.3) if dark else (frame > 0.7), (
+                f"{name} plot {i} in {scheme}: luminance {lum}"
+            )
     for i, lum in lums.items():
-        assert lum["slate"]["all"] < lum["default"]["all"] - 0.1, f"{name} plot {i}: the dark plot is not darker: {lum}"
+        assert lum["slate"]["all"] < lum["default"]["all"] - 0.1, (
+            f"{name} plot {i}: the dark plot is not darker: {lum}"
+        )
     download = page.evaluate(
         "() => fetch(document.querySelector('a.mlnotes-download').href).then(r => r.json())"
     )
@@ -471,7 +532,9 @@ def test_notebook_plots_follow_the_palette(site, base_url, browser, name):
 
 @pytest.mark.browser
 def test_on_a_touch_screen_an_equation_link_navigates(base_url, browser):
-    context = browser.new_context(has_touch=True, is_mobile=True, viewport={"width": 360, "height": 740})
+    context = browser.new_context(
+        has_touch=True, is_mobile=True, viewport={"width": 360, "height": 740}
+    )
     page = context.new_page()
     page.goto(base_url + "reference/cnn/")
     wait_for_math(page)
@@ -521,8 +584,10 @@ def test_computed_by_line_in_an_admonition_is_one_paragraph():
     import markdown
 
     md = '!!! note "N"\n\n    $$\n    \\begin{equation} x \\label{eq:a} \\end{equation}\n    $$\n'
-    html = markdown.markdown(apparatus.add_computed_by(md, {"eq:a": ["pkg.mod.f"]}),
-                             extensions=["admonition", "attr_list", "md_in_html"])
+    html = markdown.markdown(
+        apparatus.add_computed_by(md, {"eq:a": ["pkg.mod.f"]}),
+        extensions=["admonition", "attr_list", "md_in_html"],
+    )
     assert '<p class="mlnotes-computed-by">Computed by' in html
     assert "<p><p" not in html
 

@@ -43,14 +43,22 @@ def open_page(browser, url: str, viewport: dict | None = None):
 
     context.route("**/*", guard)
     page = context.new_page()
-    page.on("console", lambda m: m.type == "error" and problems.append(f"console error: {m.text} {m.location.get('url', '')}"))
+    page.on(
+        "console",
+        lambda m: (
+            m.type == "error"
+            and problems.append(f"console error: {m.text} {m.location.get('url', '')}")
+        ),
+    )
     page.on("pageerror", lambda e: problems.append(f"uncaught: {e}"))
     page.on("response", lambda r: r.status >= 400 and problems.append(f"HTTP {r.status}: {r.url}"))
     page.goto(url, wait_until="load")
     return page, problems
 
 
-def check_every_page(browser, base_url: str, pages: list[str], check, viewport: dict | None = None) -> dict:
+def check_every_page(
+    browser, base_url: str, pages: list[str], check, viewport: dict | None = None
+) -> dict:
     """Open each page, wait for MathJax, run `check(page, path)` (a list of problems).
 
     Returns {path: problems} for the pages with any, the load's problems included; a
@@ -96,12 +104,21 @@ def test_smoke_every_page(site, base_url, browser):
 def mathjax_errors(page) -> list[str]:
     """The page's MathJax errors (red boxes), as one problem line, or none."""
     merrors = page.locator("mjx-merror").count()
-    return [f"{merrors} MathJax errors: {page.locator('mjx-merror').first.text_content()}"] if merrors else []
+    return (
+        [f"{merrors} MathJax errors: {page.locator('mjx-merror').first.text_content()}"]
+        if merrors
+        else []
+    )
 
 
 # The reading pages, checked in both palettes at each width.
-CONTENT = ["blog/sinusoidal-embeddings/", "notes/probability/", "notes/linear-algebra/", "notes/cnn/",
-           "notes/sinusoidal-embeddings-in-practice/"]
+CONTENT = [
+    "blog/sinusoidal-embeddings/",
+    "notes/probability/",
+    "notes/linear-algebra/",
+    "notes/cnn/",
+    "notes/sinusoidal-embeddings-in-practice/",
+]
 
 # What makes a page wider than the window: the document's width, and the elements that
 # reach past the window's right edge without a scrolling box of their own between them
@@ -134,5 +151,9 @@ def test_no_page_scrolls_sideways(site, base_url, browser, width):
                 )
         return problems
 
-    failures = check_every_page(browser, base_url, pages, check, viewport={"width": width, "height": 800})
-    assert not failures, "\n".join(f"{p} at {width} px:\n  " + "\n  ".join(v) for p, v in failures.items())
+    failures = check_every_page(
+        browser, base_url, pages, check, viewport={"width": width, "height": 800}
+    )
+    assert not failures, "\n".join(
+        f"{p} at {width} px:\n  " + "\n  ".join(v) for p, v in failures.items()
+    )

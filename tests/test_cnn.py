@@ -63,7 +63,9 @@ def test_conv_output_size_matches_torch_conv2d(height, width):
 def test_conv_output_size_matches_torch_on_a_grid():
     """Every small configuration, height only (width 1, kernel 1)."""
     width = {"n": 1, "kernel_size": 1, "stride": 1, "padding": 0, "dilation": 1}
-    for n, k, s, p, d in itertools.product(range(1, 9), range(1, 5), range(1, 4), range(3), range(1, 3)):
+    for n, k, s, p, d in itertools.product(
+        range(1, 9), range(1, 5), range(1, 4), range(3), range(1, 3)
+    ):
         height = {"n": n, "kernel_size": k, "stride": s, "padding": p, "dilation": d}
         expected = torch_output_shape(height, width)
         assert ours(height) == (None if expected is None else expected[0]), height
@@ -84,7 +86,11 @@ def test_kernel_positions_are_the_inputs_torch_reads(config):
         weight = torch.zeros(1, 1, k, dtype=torch.float64)
         weight[0, 0, j] = 1.0
         out = torch.nn.functional.conv1d(
-            x, weight, stride=config["stride"], padding=config["padding"], dilation=config["dilation"]
+            x,
+            weight,
+            stride=config["stride"],
+            padding=config["padding"],
+            dilation=config["dilation"],
         )[0, 0].numpy()
         indices = np.array([row[j] for row in positions])
         inside = (indices >= 0) & (indices < n)
@@ -141,7 +147,11 @@ def test_output_size_is_monotone(config):
 
 def test_more_padding_does_not_always_mean_a_larger_output():
     """Against the notes: from stride 3 on, one more pixel of padding can change nothing."""
-    assert conv_output_size(4, 3, stride=4, padding=0) == conv_output_size(4, 3, stride=4, padding=1) == 1
+    assert (
+        conv_output_size(4, 3, stride=4, padding=0)
+        == conv_output_size(4, 3, stride=4, padding=1)
+        == 1
+    )
     assert [conv_output_size(16, 3, stride=4, padding=p) for p in range(5)] == [4, 4, 5, 5, 6]
     assert [conv_output_size(16, 3, stride=3, padding=p) for p in range(4)] == [5, 6, 6, 7]
 
@@ -156,10 +166,26 @@ def test_stride_larger_than_kernel_skips_inputs():
     [
         ({"n": 0, "kernel_size": 3}, ValueError, "n must be a positive integer, got 0"),
         ({"n": 5, "kernel_size": 0}, ValueError, "kernel_size must be a positive integer, got 0"),
-        ({"n": 5, "kernel_size": 3, "stride": 0}, ValueError, "stride must be a positive integer, got 0"),
-        ({"n": 5, "kernel_size": 3, "stride": -2}, ValueError, "stride must be a positive integer, got -2"),
-        ({"n": 5, "kernel_size": 3, "padding": -1}, ValueError, "padding must be a non-negative integer, got -1"),
-        ({"n": 5, "kernel_size": 3, "dilation": 0}, ValueError, "dilation must be a positive integer, got 0"),
+        (
+            {"n": 5, "kernel_size": 3, "stride": 0},
+            ValueError,
+            "stride must be a positive integer, got 0",
+        ),
+        (
+            {"n": 5, "kernel_size": 3, "stride": -2},
+            ValueError,
+            "stride must be a positive integer, got -2",
+        ),
+        (
+            {"n": 5, "kernel_size": 3, "padding": -1},
+            ValueError,
+            "padding must be a non-negative integer, got -1",
+        ),
+        (
+            {"n": 5, "kernel_size": 3, "dilation": 0},
+            ValueError,
+            "dilation must be a positive integer, got 0",
+        ),
         ({"n": 5, "kernel_size": 3, "dilation": 3}, ValueError, "the output would be empty"),
         ({"n": 2, "kernel_size": 5, "padding": 1}, ValueError, "the output would be empty"),
         ({"n": 5.0, "kernel_size": 3}, TypeError, r"n must be an integer, got 5.0 \(float\)"),

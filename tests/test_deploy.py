@@ -33,7 +33,11 @@ MARK_LINK = """(path) => {
 
 
 def _html_pages(site) -> list[Path]:
-    return [p for p in sorted(site.path.rglob("*.html")) if p.relative_to(site.path).parts[0] not in ("assets", "javascripts")]
+    return [
+        p
+        for p in sorted(site.path.rglob("*.html"))
+        if p.relative_to(site.path).parts[0] not in ("assets", "javascripts")
+    ]
 
 
 # --------------------------------------------------------------------------------------
@@ -43,7 +47,9 @@ def _html_pages(site) -> list[Path]:
 
 def test_canonical_links_and_the_sitemap_name_site_url(site):
     sitemap = ET.parse(site.path / "sitemap.xml").getroot()
-    locs = [e.text.strip() for e in sitemap.iter("{http://www.sitemaps.org/schemas/sitemap/0.9}loc")]
+    locs = [
+        e.text.strip() for e in sitemap.iter("{http://www.sitemaps.org/schemas/sitemap/0.9}loc")
+    ]
     assert len(locs) >= 10 and all(loc.startswith(SITE_URL) for loc in locs), locs
     for path in site.pages():
         html = (site.path / path / "index.html").read_text(encoding="utf-8")
@@ -105,15 +111,22 @@ def test_the_feed_has_every_post_with_title_date_summary_and_link(site):
         # the date of the front matter, not of a git commit: the same in any clone or copy
         assert parsedate_to_datetime(item.findtext("pubDate")).date() == meta["date"]["created"]
         assert item.findtext("description") == " ".join(meta["description"].split())
-        assert (site.path / urlparse(link).path.removeprefix(urlparse(SITE_URL).path) / "index.html").exists()
+        assert (
+            site.path / urlparse(link).path.removeprefix(urlparse(SITE_URL).path) / "index.html"
+        ).exists()
 
 
 def test_the_updated_feed_dates_posts_by_their_revision(site):
     channel = ET.parse(site.path / "feed_rss_updated.xml").getroot().find("channel")
-    dates = {item.findtext("link"): parsedate_to_datetime(item.findtext("pubDate")).date() for item in channel.findall("item")}
+    dates = {
+        item.findtext("link"): parsedate_to_datetime(item.findtext("pubDate")).date()
+        for item in channel.findall("item")
+    }
     for post in POSTS:
         meta = _front_matter(post)
-        assert dates[f"{SITE_URL}blog/{meta['slug']}/"] == meta["date"].get("updated", meta["date"]["created"])
+        assert dates[f"{SITE_URL}blog/{meta['slug']}/"] == meta["date"].get(
+            "updated", meta["date"]["created"]
+        )
 
 
 def test_every_page_links_the_feed_from_its_head(site):
@@ -125,7 +138,11 @@ def test_every_page_links_the_feed_from_its_head(site):
         for href in hrefs:
             # 404.html links from the site's root path (/mlnotes/...): it is served at any path
             prefix = urlparse(SITE_URL).path
-            target = site.path / href.removeprefix(prefix) if href.startswith(prefix) else html.parent / href
+            target = (
+                site.path / href.removeprefix(prefix)
+                if href.startswith(prefix)
+                else html.parent / href
+            )
             assert target.resolve().is_file(), f"{html.relative_to(site.path)}: {href}"
 
 
@@ -138,7 +155,9 @@ def test_the_offline_copy_has_a_file_for_every_link(offline_site):
     """Pages are files (notes/cnn.html), so every local link opens a file, never a folder."""
     broken = []
     for html in _html_pages(offline_site):
-        if html.name == "404.html":  # links from the site's root path: a server shows it, not a disk
+        if (
+            html.name == "404.html"
+        ):  # links from the site's root path: a server shows it, not a disk
             continue
         for href in re.findall(r'<a [^>]*href="([^"#?]+)[^"]*"', html.read_text(encoding="utf-8")):
             if re.match(r"[a-z]+:", href):
@@ -160,7 +179,9 @@ def test_the_offline_copy_reads_from_disk(offline_site, browser):
     try:
         page.goto((offline_site.path / "index.html").as_uri())
         # click through to a note, as a reader would
-        page.locator('.md-sidebar--primary a.md-nav__link[href$="notes/probability.html"]').first.click()
+        page.locator(
+            '.md-sidebar--primary a.md-nav__link[href$="notes/probability.html"]'
+        ).first.click()
         page.wait_for_load_state("load")
         assert page.url.endswith("/notes/probability.html"), page.url
         wait_for_math(page)
@@ -196,7 +217,10 @@ def test_the_offline_zip_is_linked_from_the_landing_page_when_present(tmp_path, 
     assert hooks._offline_zip(config) == [] and "offline_zip" not in config.extra
     zipped.write_bytes(b"PK\x05\x06" + bytes(18))  # an empty zip
     [file] = hooks._offline_zip(config)
-    assert file.dest_uri == "mlnotes-offline.zip" and config.extra["offline_zip"]["url"] == "mlnotes-offline.zip"
+    assert (
+        file.dest_uri == "mlnotes-offline.zip"
+        and config.extra["offline_zip"]["url"] == "mlnotes-offline.zip"
+    )
     monkeypatch.setenv("OFFLINE", "true")
     config = load_config(str(ROOT / "mkdocs.yml"))
     assert hooks._offline_zip(config) == []
@@ -209,4 +233,3 @@ def test_site_url_defaults_to_the_local_address(monkeypatch):
     assert load_config(str(ROOT / "mkdocs.yml")).site_url == "http://127.0.0.1:8000/"
     monkeypatch.setenv("SITE_URL", "https://someone.github.io/mlnotes/")
     assert load_config(str(ROOT / "mkdocs.yml")).site_url == "https://someone.github.io/mlnotes/"
-

@@ -24,7 +24,7 @@ from mlnotes.distributions import (
 # scipy.stats.binom.pmf raises OverflowError for theta near the smallest float
 # (2.2e-308); keep to theta = 0 or theta >= 1e-12, where scipy is a sound reference.
 probabilities = st.one_of(st.just(0.0), st.floats(1e-12, 1.0))
-open_probabilities = st.floats(0.01, 1.0)   # geometric: theta > 0 (and a short tail)
+open_probabilities = st.floats(0.01, 1.0)  # geometric: theta > 0 (and a short tail)
 rates = st.floats(0.0, 50.0)
 trials = st.integers(0, 200)
 
@@ -45,19 +45,25 @@ def test_bernoulli_pmf_matches_scipy(theta):
 @given(n=trials, theta=probabilities)
 def test_binomial_pmf_matches_scipy(n, theta):
     y = np.arange(-2, n + 3)
-    np.testing.assert_allclose(binomial_pmf(y, n, theta), stats.binom.pmf(y, n, theta), rtol=1e-9, atol=1e-300)
+    np.testing.assert_allclose(
+        binomial_pmf(y, n, theta), stats.binom.pmf(y, n, theta), rtol=1e-9, atol=1e-300
+    )
 
 
 @given(lam=rates)
 def test_poisson_pmf_matches_scipy(lam):
     y = np.arange(-2, 200)
-    np.testing.assert_allclose(poisson_pmf(y, lam), stats.poisson.pmf(y, lam), rtol=1e-9, atol=1e-300)
+    np.testing.assert_allclose(
+        poisson_pmf(y, lam), stats.poisson.pmf(y, lam), rtol=1e-9, atol=1e-300
+    )
 
 
 @given(theta=open_probabilities)
 def test_geometric_pmf_matches_scipy(theta):
     y = np.arange(-1, 300)
-    np.testing.assert_allclose(geometric_pmf(y, theta), stats.geom.pmf(y, theta), rtol=1e-9, atol=1e-300)
+    np.testing.assert_allclose(
+        geometric_pmf(y, theta), stats.geom.pmf(y, theta), rtol=1e-9, atol=1e-300
+    )
 
 
 def test_binomial_pmf_large_n_does_not_overflow():
@@ -120,7 +126,9 @@ def test_bernoulli_sums_to_one(theta):
 def test_bernoulli_mean_var(theta):
     mean, var = bernoulli_mean_var(theta)
     assert (mean, var) == pytest.approx(scipy_mean_var(stats.bernoulli, theta), abs=1e-12)
-    assert (mean, var) == pytest.approx(pmf_mean_var([0, 1], bernoulli_pmf([0, 1], theta)), abs=1e-12)
+    assert (mean, var) == pytest.approx(
+        pmf_mean_var([0, 1], bernoulli_pmf([0, 1], theta)), abs=1e-12
+    )
 
 
 @given(n=trials, theta=probabilities)
@@ -168,7 +176,7 @@ def test_binomial_poisson_distance_matches_scipy_and_shrinks(lam):
         expected = 0.5 * np.abs(stats.binom.pmf(y, n, lam / n) - stats.poisson.pmf(y, lam)).sum()
         distance = binomial_poisson_distance(lam, n)
         assert distance == pytest.approx(expected, rel=1e-6, abs=1e-12)
-        assert distance <= lam**2 / n   # Le Cam's bound
+        assert distance <= lam**2 / n  # Le Cam's bound
         distances.append(distance)
     assert distances[0] > distances[1] > distances[2]
 

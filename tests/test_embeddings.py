@@ -66,7 +66,9 @@ def test_shift_matrix_moves_embeddings_by_k(d, t, k):
     se_t = sinusoidal_embeddings(t + 1, d, dtype=torch.float64)[t]
     target = torch.tensor(t + k, dtype=torch.float64) * frequencies(d)
     se_tk = torch.stack([torch.sin(target), torch.cos(target)], -1).reshape(-1)
-    torch.testing.assert_close(shift_matrix(k, d, dtype=torch.float64) @ se_t, se_tk, rtol=0, atol=1e-9)
+    torch.testing.assert_close(
+        shift_matrix(k, d, dtype=torch.float64) @ se_t, se_tk, rtol=0, atol=1e-9
+    )
 
 
 @settings(max_examples=30, deadline=None)
@@ -116,10 +118,10 @@ def test_distance_grows_with_the_offset_and_is_not_linear():
     k = torch.arange(0, 1000)
     dist = distance_at_offset(k, 1000)
     assert dist[0] == 0
-    assert (dist[1:50].diff() > 0).all()             # grows near the diagonal
-    assert dist[999] > dist[1] * 5                    # far apart is farther, not closer
+    assert (dist[1:50].diff() > 0).all()  # grows near the diagonal
+    assert dist[999] > dist[1] * 5  # far apart is farther, not closer
     slope_early, slope_late = (dist[10] - dist[0]) / 10, (dist[999] - dist[500]) / 499
-    assert slope_late < 0.05 * slope_early            # it levels off: not linear
+    assert slope_late < 0.05 * slope_early  # it levels off: not linear
     assert dist.max() < math.sqrt(1000)
 
 

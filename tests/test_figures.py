@@ -29,10 +29,13 @@ def test_figure_script_runs_in_both_themes(name):
     tree = ast.parse(path.read_text(encoding="utf-8"))
     doc = ast.get_docstring(tree)
     assert doc and "\n\n" in doc, f"{path.name}: needs a docstring with a title and a paragraph"
-    assert any(
-        isinstance(n, ast.If) and "__main__" in ast.unparse(n.test) for n in tree.body
-    ), f"{path.name}: needs an `if __name__ == '__main__':` guard"
-    math_modules = {p.name for p in build_figures.dependencies(path)} - {"__init__.py", "plotting.py"}
+    assert any(isinstance(n, ast.If) and "__main__" in ast.unparse(n.test) for n in tree.body), (
+        f"{path.name}: needs an `if __name__ == '__main__':` guard"
+    )
+    math_modules = {p.name for p in build_figures.dependencies(path)} - {
+        "__init__.py",
+        "plotting.py",
+    }
     assert math_modules, f"{path.name}: computes nothing through mlnotes"
 
     spec = importlib.util.spec_from_file_location(f"_fig_{name}", path)
@@ -87,7 +90,11 @@ def test_dependencies_follow_mlnotes_imports_transitively(tree):
     deps = {p.name for p in build_figures.dependencies(script)}
     assert deps == {"__init__.py", "plotting.py", "alpha.py", "beta.py"}
     script = _script(tree, "y", "from mlnotes import gamma\n")
-    assert {p.name for p in build_figures.dependencies(script)} == {"__init__.py", "plotting.py", "gamma.py"}
+    assert {p.name for p in build_figures.dependencies(script)} == {
+        "__init__.py",
+        "plotting.py",
+        "gamma.py",
+    }
 
 
 def test_cache_key_changes_only_with_what_the_figure_depends_on(tree):
@@ -101,7 +108,9 @@ def test_cache_key_changes_only_with_what_the_figure_depends_on(tree):
     assert key_beta != key
     (tree / "mlnotes" / "plotting.py").write_text("STYLE = 2\n")  # the style
     assert build_figures.cache_key(script) != key_beta
-    assert build_figures.cache_key(script, versions="matplotlib=0") != build_figures.cache_key(script)
+    assert build_figures.cache_key(script, versions="matplotlib=0") != build_figures.cache_key(
+        script
+    )
 
 
 def test_build_is_cached_deterministic_and_cleans_up(tree, capsys):

@@ -72,7 +72,10 @@ class C:
         (lambda s: s.replace("return 2", "return 2.0"), False),
         (lambda s: s.replace("def g(self)", "def h(self)"), False),
         (lambda s: s + "\nLIMIT = 'a string'\n", False),  # a string that is not a docstring
-        (lambda s: s.replace("return 2", '"""Not a docstring: not first."""\n        return 2'), False),
+        (
+            lambda s: s.replace("return 2", '"""Not a docstring: not first."""\n        return 2'),
+            False,
+        ),
         (lambda s: s.replace("def f(x):", "def f(x)"), False),  # a syntax error
     ],
 )

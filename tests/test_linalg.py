@@ -89,9 +89,7 @@ def test_gram_schmidt_unnormalized_follows_the_notes_equations(X):
     np.testing.assert_allclose(V / np.linalg.norm(V, axis=0), gram_schmidt(X), atol=1e-8)
     # (49) with the corrected projection, in the textbook (classical) order
     for i in range(X.shape[1]):
-        v = X[:, i] - sum(
-            (X[:, i] @ V[:, j]) / (V[:, j] @ V[:, j]) * V[:, j] for j in range(i)
-        )
+        v = X[:, i] - sum((X[:, i] @ V[:, j]) / (V[:, j] @ V[:, j]) * V[:, j] for j in range(i))
         np.testing.assert_allclose(V[:, i], v, atol=1e-6 * max(1.0, np.abs(X).max()))
 
 
@@ -148,7 +146,10 @@ def test_gram_schmidt_rejects_dependent_columns(X, data):
     [
         ([[0.0, 1.0], [0.0, 1.0]], "column 0 is zero, a combination of nothing"),
         ([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], "3 columns in R\\^2"),
-        ([[1.0, 2.0], [2.0, 4.0]], "column 1 is, to relative tolerance rtol=1e-10, a combination of columns 0..0"),
+        (
+            [[1.0, 2.0], [2.0, 4.0]],
+            "column 1 is, to relative tolerance rtol=1e-10, a combination of columns 0..0",
+        ),
         (np.zeros((0, 2)), "X must be a non-empty"),
         (np.ones((2, 2, 2)), "X must be a non-empty 1-D or 2-D"),
         ([[1.0, np.nan], [0.0, 1.0]], "X must not contain NaN"),
@@ -362,13 +363,22 @@ def test_notes_equation_40_fails_when_the_normals_point_opposite_ways():
     [
         (lambda: distance_point_point([1.0, 2.0], [1.0, 2.0, 3.0]), "p has 2, q has 3"),
         (lambda: distance_point_point([[1.0]], [1.0]), "p must be a non-empty 1-D vector"),
-        (lambda: distance_point_plane([0, 0, 0], [0, 0, 0], [0, 0, 0]), "normal must be a non-zero"),
+        (
+            lambda: distance_point_plane([0, 0, 0], [0, 0, 0], [0, 0, 0]),
+            "normal must be a non-zero",
+        ),
         (lambda: distance_point_plane([0, 0], [0, 0, 0], [1, 0, 0]), "mismatched dimensions"),
         (lambda: distance_point_line([0, 0], [1, 1], [0, 0]), "u must be a non-zero"),
         (lambda: distance_point_line([0, 0], [1, 1], [1, 0, 0]), "u has 3"),
         (lambda: distance_line_line([0, 0, 0], [1, 0, 0], [0, 0], [0, 1]), "mismatched"),
-        (lambda: distance_line_line([0, 0, 0], [1, 0, 0], [0, 1, 0], [0, 0, 0]), "v must be a non-zero"),
-        (lambda: distance_point_plane_scalar(1, 2, 3, 0, 0, 0, 1), r"\(a, b, c\) must not all be zero"),
+        (
+            lambda: distance_line_line([0, 0, 0], [1, 0, 0], [0, 1, 0], [0, 0, 0]),
+            "v must be a non-zero",
+        ),
+        (
+            lambda: distance_point_plane_scalar(1, 2, 3, 0, 0, 0, 1),
+            r"\(a, b, c\) must not all be zero",
+        ),
         (lambda: distance_point_line_scalar(1, 2, 0, 0, 1), r"\(a, b\) must not both be zero"),
         (lambda: distance_line_line_scalar(1, 0, 0, 0, 1, 0), "the lines are not parallel"),
         (lambda: distance_line_line_scalar(0, 0, 0, 0, 1, 0), r"\(a1, b1\)"),
@@ -393,7 +403,9 @@ square = st.integers(1, 5).flatmap(lambda n: arrays(np.float64, (n, n), elements
 def test_trace_is_the_sum_and_determinant_the_product_of_eigenvalues(A):
     lam = np.linalg.eigvals(A)  # complex in general
     scale = max(1.0, np.abs(A).max()) ** A.shape[0]
-    assert np.sum(lam) == pytest.approx(np.trace(A), abs=1e-8 * max(1.0, np.abs(A).max()) * A.shape[0])
+    assert np.sum(lam) == pytest.approx(
+        np.trace(A), abs=1e-8 * max(1.0, np.abs(A).max()) * A.shape[0]
+    )
     assert np.prod(lam) == pytest.approx(np.linalg.det(A), abs=1e-7 * scale)
 
 
@@ -439,7 +451,9 @@ def test_inverse_has_reciprocal_eigenvalues_with_the_same_eigenvectors(A):
 def test_triangular_and_diagonal_eigenvalues_are_the_diagonal(A, lower):
     T = np.tril(A) if lower else np.triu(A)
     np.testing.assert_allclose(
-        np.sort_complex(np.linalg.eigvals(T)), np.sort_complex(np.diag(T).astype(complex)), atol=1e-6
+        np.sort_complex(np.linalg.eigvals(T)),
+        np.sort_complex(np.diag(T).astype(complex)),
+        atol=1e-6,
     )
     D = np.diag(np.diag(A))
     np.testing.assert_allclose(np.sort(np.linalg.eigvals(D).real), np.sort(np.diag(A)))

@@ -50,8 +50,13 @@ def run_listing(monkeypatch):
 def test_listing_1_runs_as_a_script():
     env = {**os.environ, "MPLBACKEND": "Agg", "PYTHONDONTWRITEBYTECODE": "1"}
     out = subprocess.run(
-        [sys.executable, "listing_1.py"], cwd=LISTINGS, env=env,
-        capture_output=True, text=True, timeout=120, check=True,
+        [sys.executable, "listing_1.py"],
+        cwd=LISTINGS,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
     )
     assert out.stdout.startswith("torch.Size([100, 4])")
 
@@ -92,7 +97,10 @@ def test_listing_2_plots_each_dimension(run_listing):
     ns = run_listing(2)
     lines = plt.gcf().axes[0].get_lines()
     assert [line.get_label() for line in lines] == [
-        "Dim 0 (i = 0)", "Dim 1 (i = 0)", "Dim 2 (i = 1)", "Dim 3 (i = 1)"
+        "Dim 0 (i = 0)",
+        "Dim 1 (i = 0)",
+        "Dim 2 (i = 1)",
+        "Dim 3 (i = 1)",
     ]
     reference = sinusoidal_embeddings(100, 4)
     for j, line in enumerate(lines):

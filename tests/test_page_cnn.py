@@ -60,8 +60,11 @@ def test_same_padding_needs_an_undilated_kernel():
     assert [conv_output_size(32, k, padding=(k - 1) // 2) for k in (1, 3, 5, 7)] == [32] * 4
     assert conv_output_size(32, 3, padding=1, dilation=2) == 30
     # the dilated version of "same" padding is p = d (k - 1) / 2
-    assert all(conv_output_size(32, k, padding=d * (k - 1) // 2, dilation=d) == 32
-               for k in (1, 3, 5) for d in (1, 2, 3))
+    assert all(
+        conv_output_size(32, k, padding=d * (k - 1) // 2, dilation=d) == 32
+        for k in (1, 3, 5)
+        for d in (1, 2, 3)
+    )
 
 
 def _inputs_read(kernel_sizes, strides, dilations, n=200):
@@ -69,7 +72,9 @@ def _inputs_read(kernel_sizes, strides, dilations, n=200):
     x = torch.ones(1, 1, n, dtype=torch.float64, requires_grad=True)
     h = x
     for k, s, d in zip(kernel_sizes, strides, dilations):
-        h = torch.nn.functional.conv1d(h, torch.ones(1, 1, k, dtype=torch.float64), stride=s, dilation=d)
+        h = torch.nn.functional.conv1d(
+            h, torch.ones(1, 1, k, dtype=torch.float64), stride=s, dilation=d
+        )
     h[0, 0, 0].backward()
     return torch.nonzero(x.grad[0, 0]).flatten().tolist()
 
@@ -77,11 +82,11 @@ def _inputs_read(kernel_sizes, strides, dilations, n=200):
 @pytest.mark.parametrize(
     ("stack", "gaps"),
     [
-        (([3], [1], [2]), True),                # one dilated layer: taps 0, 2, 4
-        (([2, 3], [3, 1], [1, 1]), True),       # a stride larger than the kernel, then a layer
+        (([3], [1], [2]), True),  # one dilated layer: taps 0, 2, 4
+        (([2, 3], [3, 1], [1, 1]), True),  # a stride larger than the kernel, then a layer
         (([2, 2, 2], [1, 1, 1], [1, 2, 4]), False),  # WaveNet-style dilations: 8 contiguous inputs
-        (([3, 3], [1, 1], [1, 2]), False),      # a dilated layer over an undilated one
-        (([2], [3], [1]), False),               # the last layer's stride changes nothing
+        (([3, 3], [1, 1], [1, 2]), False),  # a dilated layer over an undilated one
+        (([2], [3], [1]), False),  # the last layer's stride changes nothing
     ],
 )
 def test_the_receptive_field_can_but_need_not_have_gaps(stack, gaps):
@@ -139,8 +144,8 @@ def test_border_pixels_are_read_less_and_same_padding_centres_every_pixel(k):
         positions = kernel_positions(n, k)
         reads = [sum(i in row for row in positions) for i in range(n)]
         assert reads[0] == reads[-1] == 1
-        assert max(reads) == k and reads[k - 1] == k       # a pixel in the middle
-        assert all(reads[i] < k for i in range(k - 1))      # the k - 1 pixels at the border
+        assert max(reads) == k and reads[k - 1] == k  # a pixel in the middle
+        assert all(reads[i] < k for i in range(k - 1))  # the k - 1 pixels at the border
         if k % 2:
             half = (k - 1) // 2
             centres = {row[half] for row in positions}

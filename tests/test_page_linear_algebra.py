@@ -98,6 +98,7 @@ def test_the_notes_projection_breaks_orthogonality_unless_the_norm_is_one():
     With the notes' projection, v2 . v1 = (x2 . v1)(1 - ||v1||): zero only when
     ||v1|| = 1 or x2 is already orthogonal to v1.
     """
+
     def proj_notes(x, v):
         return (x @ v) / np.linalg.norm(v) * v
 

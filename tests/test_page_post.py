@@ -133,8 +133,9 @@ def test_figure_script_float32_error_stays_between_0_3_and_1_3_times_pos_2_to_th
     # .unique(), 1 to 10^7, for d = 128 and 512")
     positions = torch.logspace(0, 7, 120).round().unique()
     assert positions.numel() == 112 and positions[0] == 1 and positions[-1] == 10**7
-    ratios = torch.cat([rounding_error(positions, d) / (positions.double() * 2.0**-24)
-                        for d in (128, 512)])
+    ratios = torch.cat(
+        [rounding_error(positions, d) / (positions.double() * 2.0**-24) for d in (128, 512)]
+    )
     assert 0.3 < ratios.min() < 0.35 and 1.25 < ratios.max() < 1.3  # "about 0.3 and 1.3"
 
 
@@ -147,6 +148,7 @@ def test_plain_indexing_wraps_a_negative_position_around():
 # correction-info and the Check of correction-periodicity: on integer positions one
 # dimension never repeats a value; on real positions the whole embedding is periodic
 # for d = 2, 4 and 8 only.
+
 
 @pytest.mark.parametrize("d", [8, 16])
 def test_every_single_dimension_takes_distinct_values_on_20_000_positions(d):
@@ -179,8 +181,10 @@ def test_omega_1_is_irrational_for_d_6_10_12_16_128(d):
 
 def _smallest_up_to_a_million(d: int) -> float:
     # a million offsets, in blocks (the closed form holds a (n, d/2) float64 tensor)
-    return min(distance_at_offset(torch.arange(a, a + 100_000), d).min().item()
-               for a in range(1, 1_000_001, 100_000))
+    return min(
+        distance_at_offset(torch.arange(a, a + 100_000), d).min().item()
+        for a in range(1, 1_000_001, 100_000)
+    )
 
 
 @pytest.mark.parametrize("d", [16, 32, 64, 128])
@@ -229,6 +233,7 @@ def test_10000_to_the_2i_over_d_is_rational_exactly_when_8i_over_d_is_an_integer
 
 # Alt texts and captions of the figures (they describe what the scripts draw).
 
+
 def test_figure_2_alt_text_right_columns_nearly_constant():
     se = sinusoidal_embeddings(100, 128, dtype=torch.float64)
     right = se[:, 90:]
@@ -268,7 +273,10 @@ def test_figure_5_alt_text_ends():
 
 # Docstrings of the figure scripts scripts/figures/se_*.py (issue 18, second reader).
 
-@pytest.mark.parametrize("d, omega_max, i_max, angle_bound", [(128, 8.24, 62, 9.25), (512, 9.49, 230, 10.5)])
+
+@pytest.mark.parametrize(
+    "d, omega_max, i_max, angle_bound", [(128, 8.24, 62, 9.25), (512, 9.49, 230, 10.5)]
+)
 def test_float32_error_script_angle_error_below_2_to_the_24(d, omega_max, i_max, angle_bound):
     # se_float32_error.py: "Below position 2^24 the float32 angle carries a relative
     # error of less than 9.25·2^-24 (d = 128) and 10.5·2^-24 (d = 512): the float32 ω_i

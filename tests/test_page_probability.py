@@ -32,10 +32,18 @@ from mlnotes.probability import monty_hall_posterior, normal_pdf, normal_ppf
 
 # The table's rows: pmf as the table writes it, support (truncated), mean, variance.
 TABLE = {
-    "Ber": (lambda y, t: t**y * (1 - t) ** (1 - y), lambda t: range(2),
-            lambda t: t, lambda t: t * (1 - t)),
-    "Geo": (lambda y, t: (1 - t) ** (y - 1) * t, lambda t: range(1, 2000),
-            lambda t: 1 / t, lambda t: (1 - t) / t**2),
+    "Ber": (
+        lambda y, t: t**y * (1 - t) ** (1 - y),
+        lambda t: range(2),
+        lambda t: t,
+        lambda t: t * (1 - t),
+    ),
+    "Geo": (
+        lambda y, t: (1 - t) ** (y - 1) * t,
+        lambda t: range(1, 2000),
+        lambda t: 1 / t,
+        lambda t: (1 - t) / t**2,
+    ),
 }
 
 
@@ -82,8 +90,9 @@ def _brute_force(chosen, opened):
     return {door: w / total for door, w in weights.items()}
 
 
-@pytest.mark.parametrize(("chosen", "opened"),
-                         [(c, h) for c, h in itertools.product((1, 2, 3), repeat=2) if c != h])
+@pytest.mark.parametrize(
+    ("chosen", "opened"), [(c, h) for c, h in itertools.product((1, 2, 3), repeat=2) if c != h]
+)
 def test_monty_hall_all_six_cases(chosen, opened):
     posterior = monty_hall_posterior(chosen=chosen, opened=opened)
     assert posterior == _brute_force(chosen, opened)
@@ -109,7 +118,7 @@ def test_poisson_error_falls_like_one_over_n_at_fixed_lambda_only():
     """The Poisson correction: "at a fixed lambda the error falls like 1/N". At a fixed
     theta (lambda = N theta grows) it does not fall at all."""
     ns = [100, 1000, 10000]
-    scaled = [n * binomial_poisson_distance(3.0, n) for n in ns]   # N * d_TV at lambda = 3
+    scaled = [n * binomial_poisson_distance(3.0, n) for n in ns]  # N * d_TV at lambda = 3
     assert max(scaled) / min(scaled) < 1.02
     fixed_theta = [binomial_poisson_distance(0.1 * n, n) for n in ns]
     assert min(fixed_theta) > 0.025
@@ -118,6 +127,7 @@ def test_poisson_error_falls_like_one_over_n_at_fixed_lambda_only():
 
 def test_monty_hall_host_probability_is_conditional_on_the_first_choice():
     """sources.md, correction 6: p(H = 2) = 1/2 given C = 1, 1/3 for a uniform first choice."""
+
     def p_host_opens(door, chosen):
         total = Fraction(0)
         for prize in (1, 2, 3):
@@ -136,5 +146,7 @@ def test_the_normal_ppf_is_the_probit_rescaled(mu, sigma):
     mu + sigma Phi^{-1}(z), which is the probit only for mu = 0, sigma = 1."""
     z = np.array([0.01, 0.2, 0.5, 0.9, 0.999])
     probit = stats.norm.ppf(z)
-    np.testing.assert_allclose(normal_ppf(z, mu, sigma), mu + sigma * probit, rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(
+        normal_ppf(z, mu, sigma), mu + sigma * probit, rtol=1e-12, atol=1e-12
+    )
     assert np.allclose(normal_ppf(z, mu, sigma), probit) is (mu == 0.0 and sigma == 1.0)

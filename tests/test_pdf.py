@@ -26,14 +26,18 @@ def book(site, tmp_path_factory):
     from pypdf import PdfReader
 
     if not Path(CHROMIUM).exists():
-        pytest.fail(f"{CHROMIUM} not found: `make pdf` prints with Debian's Chromium (apt-get install -y chromium)")
+        pytest.fail(
+            f"{CHROMIUM} not found: `make pdf` prints with Debian's Chromium (apt-get install -y chromium)"
+        )
     out = tmp_path_factory.mktemp("pdf") / "mlnotes.pdf"
     # In a process of its own, as `make pdf` runs it: the browser tests' session-wide
     # Playwright (conftest's `browser`) would refuse a second sync Playwright in this one.
     with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as pool:
         info = pool.submit(pdf.print_book, site.path, out).result()
     pages = {
-        path: BeautifulSoup((site.path / path / "index.html").read_text(encoding="utf-8"), "html.parser")
+        path: BeautifulSoup(
+            (site.path / path / "index.html").read_text(encoding="utf-8"), "html.parser"
+        )
         for path in pdf.CHAPTERS
     }
     return info, PdfReader(out), pages
@@ -46,7 +50,11 @@ def _text(reader) -> list[str]:
 def _code_lines(pages) -> str:
     """Every code block of the chapters, whitespace removed: code may show TeX (a
     matplotlib label, a docstring), prose may not."""
-    return "".join(re.sub(r"\s+", "", pre.get_text()) for soup in pages.values() for pre in soup.select("article pre"))
+    return "".join(
+        re.sub(r"\s+", "", pre.get_text())
+        for soup in pages.values()
+        for pre in soup.select("article pre")
+    )
 
 
 @pytest.mark.browser
@@ -73,7 +81,10 @@ def test_the_book_has_no_raw_tex(book):
             if re.sub(r"\s+", "", line) in code:
                 continue
             leftovers += [
-                (number, line) for m in re.finditer(r"\\(frac|begin|end|label|eqref|mathbf|sum|left|right)\b", line)
+                (number, line)
+                for m in re.finditer(
+                    r"\\(frac|begin|end|label|eqref|mathbf|sum|left|right)\b", line
+                )
             ]
     assert not leftovers, leftovers[:10]
 
@@ -104,13 +115,19 @@ def test_the_book_reads_in_order_with_a_title_page_and_contents(book):
     assert [t for t, _ in chapters] == titles
     assert [p for _, p in chapters] == sorted(p for _, p in chapters)
     for title, soup in zip(titles, pages.values()):
-        index = next(i for i, e in enumerate(reader.outline) if not isinstance(e, list) and e.title == title)
+        index = next(
+            i for i, e in enumerate(reader.outline) if not isinstance(e, list) and e.title == title
+        )
         children = reader.outline[index + 1]
         assert isinstance(children, list), title
         sections = [_heading(h2) for h2 in soup.select("article h2")]
         assert [c.title for c in children if not isinstance(c, list)] == sections
     # the contents give each chapter the page the outline (and the page numbers) give it
-    contents = next(i for i, page in enumerate(text) if page.lstrip().startswith("Contents") or "\nContents\n" in page)
+    contents = next(
+        i
+        for i, page in enumerate(text)
+        if page.lstrip().startswith("Contents") or "\nContents\n" in page
+    )
     flat = " ".join(" ".join(text[contents : contents + 2]).split())
     for title, page in chapters:
         match = re.search(re.escape(title) + r" (\d+)", flat)
@@ -127,7 +144,8 @@ def test_the_book_reads_in_order_with_a_title_page_and_contents(book):
 def test_links_jump_inside_the_book_and_out_to_the_site(book):
     _, reader, _ = book
     named = {
-        str(name).lstrip("/"): reader.get_destination_page_number(d) for name, d in reader.named_destinations.items()
+        str(name).lstrip("/"): reader.get_destination_page_number(d)
+        for name, d in reader.named_destinations.items()
     }
     internal, external = [], []
     for number, page in enumerate(reader.pages):
@@ -139,7 +157,9 @@ def test_links_jump_inside_the_book_and_out_to_the_site(book):
                 internal.append((number, str(annot["/Dest"]).lstrip("/")))
             elif "/A" in annot and "/URI" in annot["/A"]:
                 external.append(str(annot["/A"]["/URI"]))
-    assert internal and all(dest in named for _, dest in internal), [d for _, d in internal if d not in named][:5]
+    assert internal and all(dest in named for _, dest in internal), [
+        d for _, d in internal if d not in named
+    ][:5]
     # an equation reference (\eqref) jumps to its equation, on the same chapter's pages
     equations = [(n, d) for n, d in internal if "mjx-eqn" in d]
     assert equations and all(named[d] >= 2 for _, d in equations)
@@ -196,7 +216,9 @@ def test_the_book_pdf_is_served_and_linked_when_present(tmp_path, monkeypatch):
     # the pages it prints link it (the post where the blog plugin puts it), the others do not
     assert linked("blog/sinusoidal-embeddings/index.html") and linked("notes/cnn/index.html")
     assert linked("notes/cnn.html")  # the offline copy's file names
-    assert not linked("notes/sinusoidal-embeddings-in-practice/index.html") and not linked("index.html")
+    assert not linked("notes/sinusoidal-embeddings-in-practice/index.html") and not linked(
+        "index.html"
+    )
 
 
 @pytest.mark.browser
@@ -255,5 +277,9 @@ def test_the_deployed_site_links_the_pdf():
     pdf_step, site_step = step_running(workflow, "make pdf"), step_running(workflow, "make site")
     assert order.index(pdf_step) < order.index(site_step)
     assert pdf_step["env"]["SITE_URL"] == site_step["env"]["SITE_URL"]
-    install = next(i for i, s in enumerate(order) if "apt-get install" in s.get("run", "") and "chromium" in s["run"])
+    install = next(
+        i
+        for i, s in enumerate(order)
+        if "apt-get install" in s.get("run", "") and "chromium" in s["run"]
+    )
     assert install < order.index(pdf_step)

@@ -33,8 +33,12 @@ quantiles = st.floats(0.0, 1.0)
 # ---------------------------------------------------------------------- the normal
 @given(x=points, mu=locations, sigma=scales)
 def test_normal_pdf_and_cdf_match_scipy(x, mu, sigma):
-    assert normal_pdf(x, mu, sigma) == pytest.approx(stats.norm.pdf(x, mu, sigma), rel=1e-12, abs=1e-300)
-    assert normal_cdf(x, mu, sigma) == pytest.approx(stats.norm.cdf(x, mu, sigma), rel=1e-12, abs=1e-300)
+    assert normal_pdf(x, mu, sigma) == pytest.approx(
+        stats.norm.pdf(x, mu, sigma), rel=1e-12, abs=1e-300
+    )
+    assert normal_cdf(x, mu, sigma) == pytest.approx(
+        stats.norm.cdf(x, mu, sigma), rel=1e-12, abs=1e-300
+    )
 
 
 @given(x=st.floats(-30, 30), mu=st.floats(-10, 10), sigma=st.floats(0.1, 10))
@@ -89,7 +93,9 @@ def test_central_interval_has_the_coverage_and_is_symmetric(coverage, mu, sigma)
     assert lo <= mu <= hi
     if 0 < coverage < 1:
         assert (mu - lo) == pytest.approx(hi - mu, rel=1e-9, abs=1e-9 * sigma)
-        assert normal_cdf(hi, mu, sigma) - normal_cdf(lo, mu, sigma) == pytest.approx(coverage, abs=1e-9)
+        assert normal_cdf(hi, mu, sigma) - normal_cdf(lo, mu, sigma) == pytest.approx(
+            coverage, abs=1e-9
+        )
 
 
 def test_95_percent_interval_is_mu_pm_196_sigma_not_mu_pm_sigma():
@@ -186,7 +192,9 @@ def test_marginal_bad_axis():
 )
 def test_bayes_posterior_is_normalised_product(prior, data):
     prior = np.array(prior) / sum(prior)
-    likelihood = np.array(data.draw(st.lists(st.floats(0.01, 1.0), min_size=len(prior), max_size=len(prior))))
+    likelihood = np.array(
+        data.draw(st.lists(st.floats(0.01, 1.0), min_size=len(prior), max_size=len(prior)))
+    )
     posterior = bayes_posterior(prior, likelihood)
     assert posterior.sum() == pytest.approx(1.0)
     np.testing.assert_allclose(posterior, prior * likelihood / np.sum(prior * likelihood))
@@ -221,10 +229,10 @@ def test_bayes_bad_input(prior, likelihood, match):
 def test_monty_hall_equations_15_to_18():
     after_2 = monty_hall_posterior(chosen=1, opened=2)
     after_3 = monty_hall_posterior(chosen=1, opened=3)
-    assert after_2[1] == Fraction(1, 3)   # (15)
-    assert after_3[1] == Fraction(1, 3)   # (16)
-    assert after_3[2] == Fraction(2, 3)   # (17)
-    assert after_2[3] == Fraction(2, 3)   # (18)
+    assert after_2[1] == Fraction(1, 3)  # (15)
+    assert after_3[1] == Fraction(1, 3)  # (16)
+    assert after_3[2] == Fraction(2, 3)  # (17)
+    assert after_2[3] == Fraction(2, 3)  # (18)
     assert after_2[2] == 0 and after_3[3] == 0
 
 
@@ -252,12 +260,20 @@ def test_monty_hall_posterior_matches_brute_force_enumeration():
                     if door == opened:
                         joint[prize] += Fraction(1, 3) * Fraction(1, len(options))
             evidence = sum(joint.values())
-            assert monty_hall_posterior(chosen, opened) == {d: p / evidence for d, p in joint.items()}
+            assert monty_hall_posterior(chosen, opened) == {
+                d: p / evidence for d, p in joint.items()
+            }
 
 
 @pytest.mark.parametrize(
     "chosen, opened, error",
-    [(0, 1, ValueError), (1, 4, ValueError), (1.0, 2, TypeError), (True, 2, TypeError), ("1", 2, TypeError)],
+    [
+        (0, 1, ValueError),
+        (1, 4, ValueError),
+        (1.0, 2, TypeError),
+        (True, 2, TypeError),
+        ("1", 2, TypeError),
+    ],
 )
 def test_monty_hall_bad_doors(chosen, opened, error):
     with pytest.raises(error, match="must be a door number 1, 2 or 3"):

@@ -59,12 +59,17 @@ class Reader:
         self.base = base_url
         self.problems: list[str] = []
         self.console: list[str] = []
-        self.context = browser.new_context(viewport={"width": 1280, "height": 900}, **context_options)
+        self.context = browser.new_context(
+            viewport={"width": 1280, "height": 900}, **context_options
+        )
         self.context.route("**/*", self._guard)
         self.page = self.context.new_page()
         self.page.on("console", self._on_console)
         self.page.on("pageerror", lambda e: self.problems.append(f"uncaught: {e}"))
-        self.page.on("response", lambda r: r.status >= 400 and self.problems.append(f"HTTP {r.status}: {r.url}"))
+        self.page.on(
+            "response",
+            lambda r: r.status >= 400 and self.problems.append(f"HTTP {r.status}: {r.url}"),
+        )
 
     def _guard(self, route):
         url = route.request.url
@@ -112,7 +117,9 @@ window.__mathText = el => [...el.querySelectorAll('mjx-c')].map(c => {
 
 # What the math of the current page looks like: errors, equation numbers in order,
 # \\eqref links and whether they have a target, glyphs drawn without CSS (blank).
-MATH_STATE = GLYPHS_JS + """
+MATH_STATE = (
+    GLYPHS_JS
+    + """
 (() => {
     const root = document.querySelector('article') || document.body;
     const labels = [...root.querySelectorAll('mjx-container[display="true"] mjx-labels mjx-mtd')];
@@ -138,6 +145,8 @@ MATH_STATE = GLYPHS_JS + """
     };
 })()
 """
+)
+
 
 def math_state(page) -> dict:
     return page.evaluate(MATH_STATE)
@@ -158,7 +167,9 @@ def math_problems(page, console: list[str]) -> list[str]:
     if state["errors"]:
         found.append(f"MathJax errors: {state['errors']}")
     if state["blank"]:
-        found.append(f"{state['blank']} of {state['glyphs']} glyphs drawn blank or not in MathJax's font (no CSS rule): {state['blankSample']}")
+        found.append(
+            f"{state['blank']} of {state['glyphs']} glyphs drawn blank or not in MathJax's font (no CSS rule): {state['blankSample']}"
+        )
     found += check_numbering(state)
     missing = [href for href, ok in state["refs"] if not ok]
     if missing:
@@ -166,7 +177,13 @@ def math_problems(page, console: list[str]) -> list[str]:
     leftover = page.evaluate(LEFTOVER_TEX)
     if leftover:
         found.append(f"untypeset TeX: {leftover}")
-    bad_console = [c for c in console if re.search(r"multiply defined|can't insert css rule|math input error|MathJax.*error", c, re.I)]
+    bad_console = [
+        c
+        for c in console
+        if re.search(
+            r"multiply defined|can't insert css rule|math input error|MathJax.*error", c, re.I
+        )
+    ]
     if bad_console:
         found.append(f"MathJax console messages: {bad_console[:3]}")
     return found
@@ -226,7 +243,9 @@ ENTRY_TEXT = """(path) => [...document.querySelectorAll('article a[href]')]
 @pytest.mark.browser
 def test_landing_page_lists_the_post_and_the_notes(reader):
     page = reader.open("")
-    intro = page.evaluate("""() => [...document.querySelectorAll('article > p')].map(p => p.textContent).join(' ')""")
+    intro = page.evaluate(
+        """() => [...document.querySelectorAll('article > p')].map(p => p.textContent).join(' ')"""
+    )
     assert len(intro.split()) >= 20, f"the landing page does not say what the site is: {intro!r}"
     failures = []
     for path in CONTENT:
@@ -263,13 +282,19 @@ def test_blog_index_shows_excerpt_categories_and_reading_time(reader):
         assert post["date"] and DATE.search(post["date"]), post
         assert post["categories"], f"no category: {post}"
         assert re.search(r"\d+ min read", post["meta"]), f"no reading time: {post}"
-        assert post["words"] >= 25, f"the excerpt is too short (put <!-- more --> after a paragraph): {post}"
+        assert post["words"] >= 25, (
+            f"the excerpt is too short (put <!-- more --> after a paragraph): {post}"
+        )
         assert post["more"], f"no 'Continue reading' link: {post}"
     assert "/" + POST in {p for post in posts for p in post["more"]}
     # each category page exists and lists the post
-    for href in page.evaluate("""() => [...document.querySelectorAll('.md-meta__list a[href*="category"]')].map(a => new URL(a.href).pathname)"""):
+    for href in page.evaluate(
+        """() => [...document.querySelectorAll('.md-meta__list a[href*="category"]')].map(a => new URL(a.href).pathname)"""
+    ):
         assert href.startswith("/blog/category/"), href
-        assert POST.split("/")[-2] in (reader.context.request.get(reader.base + href.lstrip("/")).text()), href
+        assert POST.split("/")[-2] in (
+            reader.context.request.get(reader.base + href.lstrip("/")).text()
+        ), href
     assert not reader.problems, reader.problems
 
 
@@ -297,7 +322,9 @@ def test_math_is_typeset_numbered_and_linked(reader, path):
 def test_the_post_numbers_its_equations(reader):
     state = math_state(reader.open(POST))
     assert state["displays"] >= 10, state["displays"]
-    assert len(state["numbers"]) >= 10, f"only {len(state['numbers'])} numbered equations on the post"
+    assert len(state["numbers"]) >= 10, (
+        f"only {len(state['numbers'])} numbered equations on the post"
+    )
     assert len(state["refs"]) >= 3, f"only {len(state['refs'])} \\eqref links on the post"
 
 
@@ -381,7 +408,9 @@ def test_math_survives_instant_navigation(reader):
             arg=[path, before],
             timeout=20000,
         )
-        page.evaluate("() => MathJax.startup.promise.then(() => document.fonts.ready).then(() => true)")
+        page.evaluate(
+            "() => MathJax.startup.promise.then(() => document.fonts.ready).then(() => true)"
+        )
         visited.append(path)
         if not page.evaluate("window.__readerNotReloaded === true"):
             failures.append(f"{path}: full page load, not instant navigation")
@@ -414,7 +443,11 @@ ONLY = re.compile(r"#only-(light|dark)$")
 def _figures_by_theme(figures: list[dict]) -> dict[str, list[str]]:
     """For each figure, which of its palette variants are visible."""
     return {
-        f["id"] or f"figure {i}": sorted(ONLY.search(img["src"]).group(1) for img in f["images"] if img["visible"] and ONLY.search(img["src"]))
+        f["id"] or f"figure {i}": sorted(
+            ONLY.search(img["src"]).group(1)
+            for img in f["images"]
+            if img["visible"] and ONLY.search(img["src"])
+        )
         for i, f in enumerate(figures)
     }
 
@@ -423,12 +456,16 @@ def toggle_palette(page) -> str:
     """Click Material's palette toggle (the visible label) and return the new scheme."""
     before = page.evaluate("document.body.getAttribute('data-md-color-scheme')")
     page.locator("form[data-md-component=palette] label[for^='__palette_']:visible").click()
-    page.wait_for_function("s => document.body.getAttribute('data-md-color-scheme') !== s", arg=before)
+    page.wait_for_function(
+        "s => document.body.getAttribute('data-md-color-scheme') !== s", arg=before
+    )
     page.wait_for_timeout(100)
     return page.evaluate("document.body.getAttribute('data-md-color-scheme')")
 
 
-WEAK_ALT = re.compile(r"^(figure|image|img|plot|chart|graph|picture|screenshot)?\s*\d*$|\.(svg|png|jpe?g)$", re.I)
+WEAK_ALT = re.compile(
+    r"^(figure|image|img|plot|chart|graph|picture|screenshot)?\s*\d*$|\.(svg|png|jpe?g)$", re.I
+)
 
 
 @pytest.mark.browser
@@ -452,9 +489,13 @@ def test_figures_follow_the_palette_and_have_alt_text_and_captions(site, reader,
             failures.append(f"under the {scheme} palette, visible variants are {wrong}")
     for i, fig in enumerate(figures):
         name = fig["id"] or f"figure {i + 1}"
-        variants = sorted(ONLY.search(img["src"]).group(1) for img in fig["images"] if ONLY.search(img["src"]))
+        variants = sorted(
+            ONLY.search(img["src"]).group(1) for img in fig["images"] if ONLY.search(img["src"])
+        )
         if variants != ["dark", "light"]:
-            failures.append(f"{name}: images {[img['src'] for img in fig['images']]} are not one #only-light and one #only-dark")
+            failures.append(
+                f"{name}: images {[img['src'] for img in fig['images']]} are not one #only-light and one #only-dark"
+            )
         for img in fig["images"]:
             alt = img["alt"].strip()
             if len(alt.split()) < 5 or WEAK_ALT.search(alt):
@@ -462,15 +503,23 @@ def test_figures_follow_the_palette_and_have_alt_text_and_captions(site, reader,
         if not fig["caption"]:
             failures.append(f"{name}: no figcaption")
             continue
-        scripts = [link for link in fig["links"] if link["samePage"] and link["hash"].startswith("#script-")]
+        scripts = [
+            link
+            for link in fig["links"]
+            if link["samePage"] and link["hash"].startswith("#script-")
+        ]
         if not scripts:
-            failures.append(f"{name}: the caption does not link to the script that drew it (#script-...)")
+            failures.append(
+                f"{name}: the caption does not link to the script that drew it (#script-...)"
+            )
         for link in scripts:
             if not page.evaluate("id => !!document.getElementById(id)", unquote(link["hash"][1:])):
                 failures.append(f"{name}: caption link {link['hash']} has no target on the page")
         api = [link for link in fig["links"] if "/reference/" in urlparse(link["href"]).path]
         if not api:
-            failures.append(f"{name}: the caption does not link to the mlnotes function it calls (API reference)")
+            failures.append(
+                f"{name}: the caption does not link to the mlnotes function it calls (API reference)"
+            )
         for link in api:
             if not static_target_exists(site, link["href"].replace(reader.base, "/")):
                 failures.append(f"{name}: API link {link['href']} does not resolve")
@@ -492,19 +541,25 @@ def test_search_returns_the_right_page_first(reader):
         box = page.locator("input.md-search__input")
         box.fill("")
         box.type(query, delay=20)
-        first = page.locator(".md-search-result__list > li.md-search-result__item a.md-search-result__link").first
+        first = page.locator(
+            ".md-search-result__list > li.md-search-result__item a.md-search-result__link"
+        ).first
         try:
             first.wait_for(state="attached", timeout=10000)
             page.wait_for_timeout(300)  # let the result list settle on the last keystroke
-            href = page.locator(".md-search-result__list > li.md-search-result__item a.md-search-result__link").first.evaluate(
-                "a => new URL(a.href).pathname"
-            )
+            href = page.locator(
+                ".md-search-result__list > li.md-search-result__item a.md-search-result__link"
+            ).first.evaluate("a => new URL(a.href).pathname")
         except Exception as exc:  # no result at all
             failures.append(f"{query!r}: no result ({type(exc).__name__})")
             continue
         if href != "/" + expected:
-            titles = page.locator(".md-search-result__list > li.md-search-result__item h1").all_text_contents()[:3]
-            failures.append(f"{query!r}: first result is {href}, expected /{expected} (top titles: {titles})")
+            titles = page.locator(
+                ".md-search-result__list > li.md-search-result__item h1"
+            ).all_text_contents()[:3]
+            failures.append(
+                f"{query!r}: first result is {href}, expected /{expected} (top titles: {titles})"
+            )
     assert not failures, "\n".join(failures)
     assert not reader.problems, reader.problems
 
@@ -553,7 +608,9 @@ def test_every_notebook_is_rendered_executed_typeset_and_downloadable(site, read
             failures.append(f"{path}: {state['errors']} error outputs")
         foreign = [s for s in state["mathjaxScripts"] if "/javascripts/" not in urlparse(s).path]
         if foreign or not state["mathjaxScripts"]:
-            failures.append(f"{path}: MathJax not loaded from the site's /javascripts/: {state['mathjaxScripts']}")
+            failures.append(
+                f"{path}: MathJax not loaded from the site's /javascripts/: {state['mathjaxScripts']}"
+            )
         if not str(state["version"]).startswith("4."):
             failures.append(f"{path}: MathJax {state['version']}, not the site's MathJax 4")
         failures += [f"{path}: {p}" for p in math_problems(page, reader.console)]
@@ -568,7 +625,9 @@ def test_every_notebook_is_rendered_executed_typeset_and_downloadable(site, read
         notebook = nbformat.reads(response.text(), as_version=4)
         nbformat.validate(notebook)
         if len(notebook.cells) != state["cells"]:
-            failures.append(f"{path}: the download has {len(notebook.cells)} cells, the page {state['cells']}")
+            failures.append(
+                f"{path}: the download has {len(notebook.cells)} cells, the page {state['cells']}"
+            )
         has_math = any(c.cell_type == "markdown" and "$" in c.source for c in notebook.cells)
         if has_math and not state["markdownMath"]:
             failures.append(f"{path}: markdown cells have $math$ but none is typeset")
@@ -607,7 +666,9 @@ SOURCES_LINKS = """() => [...document.querySelectorAll('article a[href]')]
 @pytest.mark.browser
 def test_sources_page_lists_seeds_and_links_every_correction(site, reader):
     page = reader.open("sources/")
-    rows = page.evaluate("""() => [...document.querySelectorAll('article tr')].map(r => [...r.cells].map(c => c.textContent.trim()))""")
+    rows = page.evaluate(
+        """() => [...document.querySelectorAll('article tr')].map(r => [...r.cells].map(c => c.textContent.trim()))"""
+    )
     failures = []
     for seed, date in SEEDS.items():
         row = next((r for r in rows if any(re.fullmatch(rf"`?{seed}`?", cell) for cell in r)), None)
@@ -622,7 +683,7 @@ def test_sources_page_lists_seeds_and_links_every_correction(site, reader):
     # every link of the sources page that points into the site resolves
     internal = [link for link in links if link["href"].startswith(reader.base)]
     for link in internal:
-        if not static_target_exists(site, "/" + link["href"][len(reader.base):]):
+        if not static_target_exists(site, "/" + link["href"][len(reader.base) :]):
             # equation anchors exist only after MathJax: checked in the browser below
             if "#mjx-eqn" not in link["href"]:
                 failures.append(f"sources link {link['href']} ({link['text']!r}) does not resolve")
@@ -638,11 +699,15 @@ def test_sources_page_lists_seeds_and_links_every_correction(site, reader):
         total += len(corrections)
         targets = linked.get("/" + path, set())
         for fragment in targets:
-            if fragment.startswith("mjx-eqn") and not page.evaluate("id => !!document.getElementById(id)", fragment):
+            if fragment.startswith("mjx-eqn") and not page.evaluate(
+                "id => !!document.getElementById(id)", fragment
+            ):
                 failures.append(f"sources link /{path}#{fragment} has no target")
         for correction in corrections:
             if not targets & set(correction["ids"]):
-                failures.append(f"/{path}: correction {correction['text']!r} is not linked from the sources page")
+                failures.append(
+                    f"/{path}: correction {correction['text']!r} is not linked from the sources page"
+                )
     assert total > 0, "no 'Correction' admonition on any page"
     assert not failures, "\n".join(failures)
     assert not reader.problems, reader.problems
@@ -698,7 +763,9 @@ def test_axe_core_finds_no_violations_in_either_palette(reader):
             if page.evaluate("document.body.getAttribute('data-md-color-scheme')") != scheme:
                 assert toggle_palette(page) == scheme
             for violation in page.evaluate(AXE_RUN, rules):
-                failures.append(f"/{path} [{scheme}] {violation['id']} ({violation['impact']}): {violation['help']}: {violation['nodes']}")
+                failures.append(
+                    f"/{path} [{scheme}] {violation['id']} ({violation['impact']}): {violation['help']}: {violation['nodes']}"
+                )
         toggle_palette(page)  # back to light for the next page (Material remembers it)
     assert not failures, "\n".join(failures)
     assert not reader.problems, reader.problems
@@ -735,9 +802,16 @@ def test_figure_palette_contrast(theme):
     background = BACKGROUNDS[theme]
     with plotting.style(theme):
         cycle = [mpl.colors.to_hex(c["color"]) for c in mpl.rcParams["axes.prop_cycle"]]
-        text = {key: mpl.colors.to_hex(mpl.rcParams[key]) for key in ("text.color", "axes.labelcolor", "xtick.labelcolor", "ytick.labelcolor")}
+        text = {
+            key: mpl.colors.to_hex(mpl.rcParams[key])
+            for key in ("text.color", "axes.labelcolor", "xtick.labelcolor", "ytick.labelcolor")
+        }
     palette = [c.lower() for c in plotting.PALETTE] if theme == "light" else []
-    failures = [f"text {key} {c}: {contrast(c, background):.2f}:1 < 4.5:1" for key, c in text.items() if contrast(c, background) < 4.5]
+    failures = [
+        f"text {key} {c}: {contrast(c, background):.2f}:1 < 4.5:1"
+        for key, c in text.items()
+        if contrast(c, background) < 4.5
+    ]
     low = sorted({c for c in cycle + palette if contrast(c, background) < 3.0})
     if low:
         used = _figures_using(low, theme)

@@ -98,14 +98,20 @@ def test_served_site_equals_a_clean_build_after_edits(tmp_path):
         module = tree / "mlnotes/cnn.py"
         text = module.read_text(encoding="utf-8")
         assert "notes/cnn.md#eq:cnn-output-size" in text
-        module.write_text(text.replace("notes/cnn.md#eq:cnn-output-size", "notes/probability.md#eq:prob-pdf"), encoding="utf-8")
+        module.write_text(
+            text.replace("notes/cnn.md#eq:cnn-output-size", "notes/probability.md#eq:prob-pdf"),
+            encoding="utf-8",
+        )
         server.wait_for("notes/probability/", lambda b: b"conv_output_size" in b)
         server.settle()
 
         # 2d. the bibliography: every page's citations and References lists
         bib = tree / "docs/references.bib"
         bib.write_text(
-            bib.read_text(encoding="utf-8").replace("{Deep Learning}", "{Deep Learning, edited}", 1), encoding="utf-8"
+            bib.read_text(encoding="utf-8").replace(
+                "{Deep Learning}", "{Deep Learning, edited}", 1
+            ),
+            encoding="utf-8",
         )
         server.wait_for("notes/cnn/", lambda b: b"Deep Learning, edited" in b)
         server.settle()
@@ -123,7 +129,9 @@ def test_served_site_equals_a_clean_build_after_edits(tmp_path):
         # 5. a page's title: the navigation of every page names it
         la = tree / "docs/notes/linear-algebra.md"
         la.write_text(
-            la.read_text(encoding="utf-8").replace("# Linear Algebra\n", "# Linear Algebra, edited\n", 1),
+            la.read_text(encoding="utf-8").replace(
+                "# Linear Algebra\n", "# Linear Algebra, edited\n", 1
+            ),
             encoding="utf-8",
         )
         server.wait_for("sources/", lambda b: b"Linear Algebra, edited" in b)
@@ -156,18 +164,27 @@ def test_served_site_equals_a_clean_build_after_edits(tmp_path):
         server.wait_for("notes/cnn/", lambda b: b"The receptive field, renamed" in b)
         server.settle()
         warned = log.read_text(encoding="utf-8", errors="replace")[start:]
-        assert re.search(rf"WARNING.*'sources\.md' contains a link '{re.escape(link)}'", warned), warned[-3000:]
+        assert re.search(rf"WARNING.*'sources\.md' contains a link '{re.escape(link)}'", warned), (
+            warned[-3000:]
+        )
         start = log.stat().st_size
         cnn.write_text(original, encoding="utf-8")
         server.wait_for("notes/cnn/", lambda b: b"The receptive field, renamed" not in b)
         server.settle()
-        assert "does not contain an anchor" not in log.read_text(encoding="utf-8", errors="replace")[start:]
+        assert (
+            "does not contain an anchor"
+            not in log.read_text(encoding="utf-8", errors="replace")[start:]
+        )
 
         clean = tmp_path / "clean"
         bench_loop.build(tree, clean)
         served_dir = server.site_dir()
-        served_files = sorted(p.relative_to(served_dir).as_posix() for p in served_dir.rglob("*") if p.is_file())
-        clean_files = sorted(p.relative_to(clean).as_posix() for p in clean.rglob("*") if p.is_file())
+        served_files = sorted(
+            p.relative_to(served_dir).as_posix() for p in served_dir.rglob("*") if p.is_file()
+        )
+        clean_files = sorted(
+            p.relative_to(clean).as_posix() for p in clean.rglob("*") if p.is_file()
+        )
         assert served_files == clean_files
 
         urls = (server.url.encode(), b"http://127.0.0.1:8000/")

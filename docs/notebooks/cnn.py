@@ -41,13 +41,24 @@ rng = np.random.default_rng(0)
 # %%
 agree = refused = 0
 for _ in range(300):
-    h, w = (dict(n=int(rng.integers(1, 40)), kernel_size=int(rng.integers(1, 8)),
-                 stride=int(rng.integers(1, 6)), padding=int(rng.integers(0, 5)),
-                 dilation=int(rng.integers(1, 4))) for _ in range(2))
-    conv = torch.nn.Conv2d(1, 1, (h["kernel_size"], w["kernel_size"]),
-                           stride=(h["stride"], w["stride"]),
-                           padding=(h["padding"], w["padding"]),
-                           dilation=(h["dilation"], w["dilation"]))
+    h, w = (
+        dict(
+            n=int(rng.integers(1, 40)),
+            kernel_size=int(rng.integers(1, 8)),
+            stride=int(rng.integers(1, 6)),
+            padding=int(rng.integers(0, 5)),
+            dilation=int(rng.integers(1, 4)),
+        )
+        for _ in range(2)
+    )
+    conv = torch.nn.Conv2d(
+        1,
+        1,
+        (h["kernel_size"], w["kernel_size"]),
+        stride=(h["stride"], w["stride"]),
+        padding=(h["padding"], w["padding"]),
+        dilation=(h["dilation"], w["dilation"]),
+    )
     try:
         shape = tuple(conv(torch.zeros(1, 1, h["n"], w["n"])).shape[2:])
     except RuntimeError:
@@ -76,8 +87,9 @@ for stride in (1, 2, 3):
 
 # %%
 strides, paddings = range(1, 6), range(0, 5)
-table = np.array([[conv_output_size(16, 3, stride=s, padding=p) for p in paddings]
-                  for s in strides])
+table = np.array(
+    [[conv_output_size(16, 3, stride=s, padding=p) for p in paddings] for s in strides]
+)
 print("rows: stride 1..5, columns: padding 0..4")
 print(table)
 
@@ -88,6 +100,7 @@ print(table)
 # the input is positive exactly on the inputs it depends on (with other weights a
 # gradient can also vanish by cancellation). The span of that support is what the formula
 # gives; a larger stride makes it larger, not smaller.
+
 
 # %%
 def measured_field(kernels, strides):

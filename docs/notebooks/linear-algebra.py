@@ -88,8 +88,10 @@ for _ in range(1000):
     wrong += is_wrong
     negative += k < 0
     wrong_and_negative += is_wrong and k < 0
-print(f"the notes' formula is wrong for {wrong} of 1000 pairs; "
-      f"{negative} pairs have k < 0, and {wrong_and_negative} of the wrong ones are among them")
+print(
+    f"the notes' formula is wrong for {wrong} of 1000 pairs; "
+    f"{negative} pairs have k < 0, and {wrong_and_negative} of the wrong ones are among them"
+)
 
 # %% [markdown]
 # ## Projection is least squares
@@ -112,6 +114,7 @@ print("idempotent:", np.allclose(project(p, A), p))
 # orthogonality in general: $\mathbf{v}_2$, for one, comes out orthogonal to
 # $\mathbf{v}_1$ only if $\|\mathbf{v}_1\|_2 = 1$ or $\mathbf{x}_2$ was orthogonal to it
 # already ($\mathbf{v}_2 \cdot \mathbf{v}_1 = (\mathbf{x}_2 \cdot \mathbf{v}_1)(1 - \|\mathbf{v}_1\|_2)$).
+
 
 # %%
 def gram_schmidt_notes(X):
@@ -145,8 +148,10 @@ print("notes', max |V^T V - I|:    ", np.abs(V_notes.T @ V_notes - np.eye(4)).ma
 for _ in range(3):
     M = rng.normal(size=(4, 4))
     lam = np.linalg.eigvals(M)
-    print(f"tr = {np.trace(M):+.6f}  sum = {lam.sum().real:+.6f}   "
-          f"det = {np.linalg.det(M):+.6f}  prod = {lam.prod().real:+.6f}")
+    print(
+        f"tr = {np.trace(M):+.6f}  sum = {lam.sum().real:+.6f}   "
+        f"det = {np.linalg.det(M):+.6f}  prod = {lam.prod().real:+.6f}"
+    )
 
 N = np.array([[0.0, 1.0, 0.0], [0.0, 0.0, 1.0], [0.0, 0.0, 0.0]])  # nilpotent
 print("rank(N) =", np.linalg.matrix_rank(N), " eigenvalues:", np.linalg.eigvals(N))
@@ -178,8 +183,16 @@ fig, ax = plt.subplots(figsize=(5, 4))
 ax.plot(*circle, label="unit circle")
 ax.plot(*(A @ circle), label="its image")
 for i in range(2):
-    ax.quiver(0, 0, *(A @ U[:, i]), angles="xy", scale_units="xy", scale=1,
-              color=f"C{i + 2}", label=f"A u{i + 1} = {lam[i]:g} u{i + 1}")
+    ax.quiver(
+        0,
+        0,
+        *(A @ U[:, i]),
+        angles="xy",
+        scale_units="xy",
+        scale=1,
+        color=f"C{i + 2}",
+        label=f"A u{i + 1} = {lam[i]:g} u{i + 1}",
+    )
 ax.set(aspect="equal")
 ax.legend(loc="upper left")
 plt.show()

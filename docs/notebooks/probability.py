@@ -98,12 +98,10 @@ for switch, exact in ((True, 2 / 3), (False, 1 / 3)):
     wins = monty_hall_wins(n_games, switch=switch, seed=1)
     rate = np.cumsum(wins) / games
     label = "switch" if switch else "stay"
-    line, = ax.plot(games, rate, label=label)
+    (line,) = ax.plot(games, rate, label=label)
     ax.axhline(exact, color=line.get_color(), linestyle="--")
-ax.set(xscale="log", ylim=(0, 1), xlabel="number of games",
-       ylabel="fraction won")
-ax.legend();
-
+ax.set(xscale="log", ylim=(0, 1), xlabel="number of games", ylabel="fraction won")
+ax.legend()
 # %% [markdown]
 # ## Quantiles of the normal
 #
@@ -133,14 +131,38 @@ for k in (1, 1.96, 2):
 from math import comb, exp, factorial
 
 cases = [  # name, support, mlnotes' pmf, the notes' formula, scipy's distribution, closed forms
-    ("Ber(0.3)", np.arange(0, 2), lambda y: bernoulli_pmf(y, 0.3),
-     lambda k: 0.3**k * 0.7 ** (1 - k), stats.bernoulli(0.3), bernoulli_mean_var(0.3)),
-    ("Bin(10, 0.3)", np.arange(0, 11), lambda y: binomial_pmf(y, 10, 0.3),
-     lambda k: comb(10, k) * 0.3**k * 0.7 ** (10 - k), stats.binom(10, 0.3), binomial_mean_var(10, 0.3)),
-    ("Poi(4)", np.arange(0, 150), lambda y: poisson_pmf(y, 4.0),
-     lambda k: 4.0**k * exp(-4.0) / factorial(k), stats.poisson(4.0), poisson_mean_var(4.0)),
-    ("Geo(0.25)", np.arange(1, 400), lambda y: geometric_pmf(y, 0.25),
-     lambda k: 0.75 ** (k - 1) * 0.25, stats.geom(0.25), geometric_mean_var(0.25)),
+    (
+        "Ber(0.3)",
+        np.arange(0, 2),
+        lambda y: bernoulli_pmf(y, 0.3),
+        lambda k: 0.3**k * 0.7 ** (1 - k),
+        stats.bernoulli(0.3),
+        bernoulli_mean_var(0.3),
+    ),
+    (
+        "Bin(10, 0.3)",
+        np.arange(0, 11),
+        lambda y: binomial_pmf(y, 10, 0.3),
+        lambda k: comb(10, k) * 0.3**k * 0.7 ** (10 - k),
+        stats.binom(10, 0.3),
+        binomial_mean_var(10, 0.3),
+    ),
+    (
+        "Poi(4)",
+        np.arange(0, 150),
+        lambda y: poisson_pmf(y, 4.0),
+        lambda k: 4.0**k * exp(-4.0) / factorial(k),
+        stats.poisson(4.0),
+        poisson_mean_var(4.0),
+    ),
+    (
+        "Geo(0.25)",
+        np.arange(1, 400),
+        lambda y: geometric_pmf(y, 0.25),
+        lambda k: 0.75 ** (k - 1) * 0.25,
+        stats.geom(0.25),
+        geometric_mean_var(0.25),
+    ),
 ]
 for name, y, pmf, formula, reference, (mean, var) in cases:
     p = pmf(y)
@@ -159,7 +181,7 @@ for ax, (name, y, pmf, _formula, _scipy, (mean, _var)) in zip(axes.flat, cases):
     ax.vlines(y, 0, pmf(y), linewidth=3)
     ax.axvline(mean, color="C1", linestyle=":", label=f"mean {mean:g}")
     ax.set(title=name, xlabel="y", ylabel="p(Y = y)")
-    ax.legend();
+    ax.legend()
 
 # %% [markdown]
 # ## The geometric pmf of the notes

@@ -57,8 +57,13 @@ omega = frequencies(4)
 periods = 2 * math.pi / omega
 print("omega:", omega.tolist(), " periods:", periods.tolist())
 # Definition 1.1, without mlnotes: SE(pos, 2i) = sin(pos / 10000^(2i/d)), 2i + 1: cos
-definition = torch.tensor([[f(p / 10000 ** (2 * i / 4)) for i in range(2) for f in (math.sin, math.cos)]
-                           for p in range(100)], dtype=torch.float64)
+definition = torch.tensor(
+    [
+        [f(p / 10000 ** (2 * i / 4)) for i in range(2) for f in (math.sin, math.cos)]
+        for p in range(100)
+    ],
+    dtype=torch.float64,
+)
 assert (table.double() - definition).abs().max() < 1e-6  # float32 table: rounding only
 assert torch.allclose(periods, torch.tensor([2 * math.pi, 200 * math.pi], dtype=torch.float64))
 # each dimension is periodic in the (real) position, with period 2π/ω_i
@@ -68,11 +73,13 @@ assert torch.allclose(torch.cos((pos + periods) * omega), torch.cos(pos * omega)
 
 fig, ax = plt.subplots(figsize=(8, 3.5))
 for j in range(4):
-    ax.plot(table[:, j], linestyle="-" if j % 2 == 0 else "--",
-            label=f"dim {j}: {('sin', 'cos')[j % 2]}(pos · ω{j // 2})")
+    ax.plot(
+        table[:, j],
+        linestyle="-" if j % 2 == 0 else "--",
+        label=f"dim {j}: {('sin', 'cos')[j % 2]}(pos · ω{j // 2})",
+    )
 ax.set(xlabel="position pos", ylabel="SE(pos, j)")
-ax.legend(loc="lower left", fontsize=8);
-
+ax.legend(loc="lower left", fontsize=8)
 # %% [markdown]
 # ## Figure 2: 100 positions × 128 dimensions
 #
@@ -87,8 +94,7 @@ assert (table[:, 90:] - table[0, 90:]).abs().max() < 0.2
 fig, ax = plt.subplots(figsize=(8, 4))
 image = ax.imshow(table, aspect="auto", cmap="RdBu_r", vmin=-1, vmax=1, interpolation="nearest")
 fig.colorbar(image, ax=ax, label="SE(pos, j)")
-ax.set(xlabel="dimension j", ylabel="position pos");
-
+ax.set(xlabel="dimension j", ylabel="position pos")
 # %% [markdown]
 # ## Injectivity
 #
@@ -137,8 +143,7 @@ assert distances[~torch.eye(1000, dtype=torch.bool)].min() > 5
 fig, ax = plt.subplots(figsize=(6, 5))
 image = ax.imshow(distances, cmap="viridis", vmin=0, vmax=math.sqrt(1000))
 fig.colorbar(image, ax=ax, label="‖SE(pos₁) − SE(pos₂)‖₂")
-ax.set(xlabel="pos₂", ylabel="pos₁");
-
+ax.set(xlabel="pos₂", ylabel="pos₁")
 # %% [markdown]
 # ## Figure 4: the distance against the offset
 #
@@ -163,8 +168,7 @@ ax.plot(ks, distances[0, ks], "o", label="row t = 0")
 ax.plot(ks, distances[500, 500 + ks], "x", label="row t = 500")
 ax.axhline(math.sqrt(1000), linestyle="--", color="C3", label="√d")
 ax.set(xlabel="offset k", ylabel="‖SE(t + k) − SE(t)‖₂", ylim=(0, 34))
-ax.legend(loc="lower right");
-
+ax.legend(loc="lower right")
 # %% [markdown]
 # ## Figure 1 of the companion page: float32 rounding error against the position
 #
@@ -182,8 +186,7 @@ for d in (128, 512):
     ax.loglog(positions, err, label=f"d = {d}")
 ax.loglog(positions, positions * 2.0**-24, "--", label="pos · 2⁻²⁴")
 ax.set(xlabel="position pos", ylabel="max error in the row")
-ax.legend();
-
+ax.legend()
 # %% [markdown]
 # ## In a model
 #

@@ -81,9 +81,12 @@ PACKAGE = "mlnotes"
 # the label of a link reference definition: `[...]:` opening a line (the first
 # alternative, left as it is). Elsewhere `[@key]:` is a citation followed by a colon.
 CITE = re.compile(
-    r"^[ \t]*\[[^\[\]\n]*\]:|(?<![\\!\]])\[(?!\^)([^\[\]\n]*?-?@[A-Za-z0-9_][^\[\]\n]*?)\](?![(\[])", re.M
+    r"^[ \t]*\[[^\[\]\n]*\]:|(?<![\\!\]])\[(?!\^)([^\[\]\n]*?-?@[A-Za-z0-9_][^\[\]\n]*?)\](?![(\[])",
+    re.M,
 )
-ITEM = re.compile(r"^\s*(?P<prefix>[^@]*?)\s*(?P<suppress>-?)@(?P<key>[A-Za-z0-9_][\w:.+/-]*?)\s*(?:,\s*(?P<locator>.+?))?\s*$")
+ITEM = re.compile(
+    r"^\s*(?P<prefix>[^@]*?)\s*(?P<suppress>-?)@(?P<key>[A-Za-z0-9_][\w:.+/-]*?)\s*(?:,\s*(?P<locator>.+?))?\s*$"
+)
 FENCE = re.compile(r"^(\s*)(`{3,}|~{3,})")
 INLINE_CODE = re.compile(r"(`+)(?:(?!\1).)+?\1")
 REFERENCES_HEADING = re.compile(r"^##\s+References\s*(\{[^}]*\})?\s*$", re.M)
@@ -132,7 +135,10 @@ class Bibliography:
 
         entries = [self.entries[k] for k in keys]
         backend = Backend()
-        return {e.key: e.text.render(backend).replace("\n", " ") for e in Style().format_entries(entries)}
+        return {
+            e.key: e.text.render(backend).replace("\n", " ")
+            for e in Style().format_entries(entries)
+        }
 
 
 def _mask_code(markdown: str) -> tuple[str, list[str]]:
@@ -150,7 +156,10 @@ def _mask_code(markdown: str) -> tuple[str, list[str]]:
             fence, block = m.group(2), [line]
         elif fence is not None:
             block.append(line)
-            if line.strip().startswith(fence[0] * len(fence)) and line.strip().strip(fence[0]) == "":
+            if (
+                line.strip().startswith(fence[0] * len(fence))
+                and line.strip().strip(fence[0]) == ""
+            ):
                 out.append(keep("".join(block)))
                 fence = None
         else:
@@ -191,7 +200,11 @@ def cite(markdown: str, bib: Bibliography, where: str) -> tuple[str, list[str]]:
             )
             prefix = html.escape(item.group("prefix") or "")
             locator = item.group("locator")
-            parts.append((f"{prefix} " if prefix else "") + link + (f", {html.escape(locator)}" if locator else ""))
+            parts.append(
+                (f"{prefix} " if prefix else "")
+                + link
+                + (f", {html.escape(locator)}" if locator else "")
+            )
         return f'<span class="mlnotes-citation">({"; ".join(parts)})</span>'
 
     return _unmask(CITE.sub(replace, masked), saved), cited
@@ -218,7 +231,9 @@ def add_references(markdown: str, bib: Bibliography, keys: list[str]) -> str:
 # ---------------------------------------------------------------------------------------
 
 LABEL = re.compile(r"\\label\{([^}]*)\}")
-SECTION = re.compile(r"^(?P<indent>[ \t]*)Equations?:[ \t]*\n(?P<body>(?:(?P=indent)[ \t]+\S.*\n?)+)", re.M)
+SECTION = re.compile(
+    r"^(?P<indent>[ \t]*)Equations?:[ \t]*\n(?P<body>(?:(?P=indent)[ \t]+\S.*\n?)+)", re.M
+)
 EQ_REF = re.compile(r"^\s*(?P<page>[\w./-]+\.md)#(?P<label>[^\s#]+)\s*$")
 
 
@@ -243,7 +258,9 @@ def docstring_equations(doc: str) -> list[tuple[str, str]]:
         for line in section.group("body").splitlines():
             m = EQ_REF.match(line)
             if not m:
-                raise ValueError(f"an Equation: line must read 'page.md#label', got {line.strip()!r}")
+                raise ValueError(
+                    f"an Equation: line must read 'page.md#label', got {line.strip()!r}"
+                )
             found.append((m.group("page"), m.group("label")))
     return found
 
@@ -256,7 +273,9 @@ def collect_equation_refs(package_dir: Path, package: str = PACKAGE) -> list[Equ
         try:
             tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
         except SyntaxError as err:  # its API page says so (problems.py); a strict build fails
-            log.warning(f"{path.relative_to(package_dir.parent)}:{err.lineno}: SyntaxError: {err.msg}")
+            log.warning(
+                f"{path.relative_to(package_dir.parent)}:{err.lineno}: SyntaxError: {err.msg}"
+            )
             continue
 
         def visit(node, prefix, path=path):
@@ -266,7 +285,9 @@ def collect_equation_refs(package_dir: Path, package: str = PACKAGE) -> list[Equ
                     try:
                         pairs = docstring_equations(ast.get_docstring(child) or "")
                     except ValueError as err:
-                        log.warning(f"{path.relative_to(package_dir.parent)}:{child.lineno}: {ident}: {err}")
+                        log.warning(
+                            f"{path.relative_to(package_dir.parent)}:{child.lineno}: {ident}: {err}"
+                        )
                         pairs = []
                     for page, label in pairs:
                         refs.append(EquationRef(ident, page, label, f"{path.name}:{child.lineno}"))
@@ -288,9 +309,13 @@ def validate_equation_refs(refs: list[EquationRef], docs_dir: Path) -> list[str]
     for ref in refs:
         src = docs_dir / ref.page
         if ref.page not in labels:
-            labels[ref.page] = page_labels(src.read_text(encoding="utf-8")) if src.is_file() else None
+            labels[ref.page] = (
+                page_labels(src.read_text(encoding="utf-8")) if src.is_file() else None
+            )
         if labels[ref.page] is None:
-            problems.append(f"{ref.identifier} ({ref.source}): Equation: page '{ref.page}' does not exist in docs/")
+            problems.append(
+                f"{ref.identifier} ({ref.source}): Equation: page '{ref.page}' does not exist in docs/"
+            )
         elif ref.label not in labels[ref.page]:
             problems.append(
                 f"{ref.identifier} ({ref.source}): Equation: no \\label{{{ref.label}}} on '{ref.page}'"
@@ -313,10 +338,17 @@ def add_computed_by(markdown: str, by_label: dict[str, list[str]]) -> str:
                 funcs = [f for label in labels for f in by_label.get(label, [])]
                 if funcs:
                     indent = line[: len(line) - len(line.lstrip())]
-                    names = ", ".join(f"[`{f.rsplit('.', 1)[-1]}`][{f}]" for f in dict.fromkeys(funcs))
+                    names = ", ".join(
+                        f"[`{f.rsplit('.', 1)[-1]}`][{f}]" for f in dict.fromkeys(funcs)
+                    )
                     # a Markdown paragraph with attr_list's class, not raw HTML: raw HTML inside
                     # an admonition (indented) came out as <p><p ...></p></p>
-                    out += ["", f"{indent}Computed by {names}", f"{indent}{{: .mlnotes-computed-by }}", ""]
+                    out += [
+                        "",
+                        f"{indent}Computed by {names}",
+                        f"{indent}{{: .mlnotes-computed-by }}",
+                        "",
+                    ]
                 labels = []
             inside = not inside
         elif inside:
@@ -325,10 +357,12 @@ def add_computed_by(markdown: str, by_label: dict[str, list[str]]) -> str:
 
 
 ARITHMATEX_BLOCK = re.compile(
-    r'<div class="arithmatex">(?P<tex>.*?)</div>(?P<after>\s*<p class="mlnotes-computed-by">.*?</p>)?', re.S
+    r'<div class="arithmatex">(?P<tex>.*?)</div>(?P<after>\s*<p class="mlnotes-computed-by">.*?</p>)?',
+    re.S,
 )
 NUMBERED_ENV = re.compile(
-    r"\\begin\{(equation|align|gather|multline|alignat|flalign|eqnarray)(\*?)\}(.*?)\\end\{\1\2\}", re.S
+    r"\\begin\{(equation|align|gather|multline|alignat|flalign|eqnarray)(\*?)\}(.*?)\\end\{\1\2\}",
+    re.S,
 )
 INNER_ENV = re.compile(r"\\begin\{([A-Za-z]+\*?)\}((?:(?!\\begin\{).)*?)\\end\{\1\}", re.S)
 NO_NUMBER = re.compile(r"\\(?:notag|nonumber|tag)(?![A-Za-z])")
@@ -443,7 +477,8 @@ def anchor_next_block(content: str) -> str:
 # mkdocstrings-python renders an unknown Google section ("Equation:") as an admonition
 # whose content is the section's text: a paragraph per `page#label` line.
 EQUATION_ADMONITION = re.compile(
-    r'(<details class="equations?"[^>]*>|<div class="admonition equations?"[^>]*>)(.*?)(</details>|</div>)', re.S
+    r'(<details class="equations?"[^>]*>|<div class="admonition equations?"[^>]*>)(.*?)(</details>|</div>)',
+    re.S,
 )
 EQUATION_TEXT = re.compile(r"([\w./-]+\.md)#([^\s<#]+)")
 
@@ -466,7 +501,9 @@ def link_docstring_equations(
             f"{text} of {html.escape(title)}</a>"
         )
 
-    return EQUATION_ADMONITION.sub(lambda m: m.group(1) + EQUATION_TEXT.sub(link, m.group(2)) + m.group(3), content)
+    return EQUATION_ADMONITION.sub(
+        lambda m: m.group(1) + EQUATION_TEXT.sub(link, m.group(2)) + m.group(3), content
+    )
 
 
 # ---------------------------------------------------------------------------------------
@@ -500,11 +537,16 @@ def execute_notebook(path: Path, theme: str, timeout: int = 600):
     for i, cell in enumerate(nb.cells):
         cell.id = f"cell-{i}"
     nb.metadata.pop("jupytext", None)
-    nb.metadata.setdefault("kernelspec", {"name": "python3", "display_name": "Python 3", "language": "python"})
+    nb.metadata.setdefault(
+        "kernelspec", {"name": "python3", "display_name": "Python 3", "language": "python"}
+    )
     nb.cells.insert(0, nbformat.v4.new_code_cell(SETUP_CELL.format(theme=theme)))
     # record_timing=False: no execution timestamps in the cells' metadata (same bytes every run)
     NotebookClient(
-        nb, timeout=timeout, kernel_name="python3", record_timing=False,
+        nb,
+        timeout=timeout,
+        kernel_name="python3",
+        record_timing=False,
         resources={"metadata": {"path": str(path.parent)}},
     ).execute()
     nb.cells.pop(0)
@@ -533,7 +575,9 @@ def merge_themes(light, dark, where: str):
         images = [o for o in cell.outputs if "image/png" in o.get("data", {})]
         dimages = [o for o in dcell.outputs if "image/png" in o.get("data", {})]
         if len(images) != len(dimages):
-            raise ValueError(f"{where}: the light and dark runs drew {len(images)} and {len(dimages)} plots in one cell")
+            raise ValueError(
+                f"{where}: the light and dark runs drew {len(images)} and {len(dimages)} plots in one cell"
+            )
         for out, dout in zip(images, dimages):
             pair = "".join(
                 f'<img src="data:image/png;base64,{o.data["image/png"].strip()}#only-{t}" alt="{PLOT_ALT.format(theme=t)}">'
@@ -599,7 +643,9 @@ def build_notebook(path: Path, cache: Path = NOTEBOOK_CACHE) -> tuple[Path, Path
     nbformat.write(merge_themes(light, dark, path.name), page)
     nbformat.write(light, download)
     stamp.write_text(key)
-    log.info(f"notebook {path.name}: executed in the light and dark styles in {__import__('time').perf_counter() - started:.1f} s")
+    log.info(
+        f"notebook {path.name}: executed in the light and dark styles in {__import__('time').perf_counter() - started:.1f} s"
+    )
     return page, download
 
 
@@ -703,5 +749,7 @@ def on_post_page(output: str, page, config, **kwargs):
     if "equation" not in output:
         return output
     files = _state["files"]
-    titles = {f.src_uri: f.page.title for f in files.documentation_pages() if f.page and f.page.title}
+    titles = {
+        f.src_uri: f.page.title for f in files.documentation_pages() if f.page and f.page.title
+    }
     return link_docstring_equations(output, page.url, files, titles, _state.get("numbers", {}))

@@ -135,8 +135,12 @@ def _strip_docstrings(tree: ast.AST) -> ast.AST:
     for node in ast.walk(tree):
         if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
             body = node.body
-            if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
-                    and isinstance(body[0].value.value, str):
+            if (
+                body
+                and isinstance(body[0], ast.Expr)
+                and isinstance(body[0].value, ast.Constant)
+                and isinstance(body[0].value.value, str)
+            ):
                 node.body = body[1:] or [ast.Pass()]
     return tree
 
@@ -163,7 +167,9 @@ def _code_digest(path: Path, mtime_ns: int, size: int) -> bytes:
         tree = ast.parse(data, filename=str(path))
     except (SyntaxError, ValueError):
         return hashlib.sha256(b"unparsed\0" + data).digest()
-    return hashlib.sha256(ast.dump(_strip_docstrings(tree), include_attributes=False).encode()).digest()
+    return hashlib.sha256(
+        ast.dump(_strip_docstrings(tree), include_attributes=False).encode()
+    ).digest()
 
 
 def _versions() -> str:

@@ -202,7 +202,9 @@ def _iframe_worker(config) -> list[File]:
     if not _offline(config):
         return []
     if not IFRAME_WORKER.exists():
-        raise PluginError(f"{IFRAME_WORKER.relative_to(ROOT)} is missing: run `npm ci` (or any make target)")
+        raise PluginError(
+            f"{IFRAME_WORKER.relative_to(ROOT)} is missing: run `npm ci` (or any make target)"
+        )
     return [File.generated(config, IFRAME_WORKER_URI, abs_src_path=str(IFRAME_WORKER))]
 
 
@@ -215,7 +217,9 @@ def _offline_zip(config) -> list[File]:
         "url": OFFLINE_ZIP.name,
         "megabytes": round(OFFLINE_ZIP.stat().st_size / 1e6, 1),
     }
-    return [File(OFFLINE_ZIP.name, str(OFFLINE_ZIP.parent), config.site_dir, config.use_directory_urls)]
+    return [
+        File(OFFLINE_ZIP.name, str(OFFLINE_ZIP.parent), config.site_dir, config.use_directory_urls)
+    ]
 
 
 def book_chapters() -> tuple[str, ...]:
@@ -288,10 +292,14 @@ MARKDOWN_LINK = re.compile(r'href="([^":#?]+\.md)(#[^"]*)?"')
 
 def _resolve_page_links(html: str, page, files: Files) -> str:
     def resolve(match):
-        src = posixpath.normpath(posixpath.join(posixpath.dirname(page.file.src_uri), match.group(1)))
+        src = posixpath.normpath(
+            posixpath.join(posixpath.dirname(page.file.src_uri), match.group(1))
+        )
         target = files.get_file_from_path(src)
         if target is None:
-            raise PluginError(f"{page.file.src_uri}: links to {match.group(1)}, which is not a page")
+            raise PluginError(
+                f"{page.file.src_uri}: links to {match.group(1)}, which is not a page"
+            )
         return f'href="{target.url_relative_to(page.file)}{match.group(2) or ""}"'
 
     return MARKDOWN_LINK.sub(resolve, html)

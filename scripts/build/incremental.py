@@ -256,7 +256,9 @@ def on_files(files, config, **kwargs):
     for ref in refs:
         computed_by.setdefault(ref.page, []).append((ref.label, ref.identifier))
     failed = _failed_figures(config)
-    scans = {f.src_uri: _scan(root, f, sorted(computed_by.get(f.src_uri, [])), failed) for f in pages}
+    scans = {
+        f.src_uri: _scan(root, f, sorted(computed_by.get(f.src_uri, [])), failed) for f in pages
+    }
     old = _STATE["pages"]
     key = _global_key(root, config)
     reason = None
@@ -271,7 +273,9 @@ def on_files(files, config, **kwargs):
         changed = [u for u, s in scans.items() if s["navkey"] != old[u]["navkey"]]
         if changed:
             reason = f"front matter or title of {changed} changed"
-    forced = {u for u, s in scans.items() if reason or s["sig"] is None or s["sig"] != old[u]["sig"]}
+    forced = {
+        u for u, s in scans.items() if reason or s["sig"] is None or s["sig"] != old[u]["sig"]
+    }
     blog = _blog_dir(config)
     if blog and any(u.startswith(blog) for u in forced):
         forced |= {u for u in scans if u.startswith(blog)}
@@ -293,7 +297,12 @@ def on_files(files, config, **kwargs):
         rss.feed_updated.entries = []
     # the global key is kept only once the build succeeds: a failed build is redone in full
     _STATE["build"] = {
-        "full": bool(reason), "scans": scans, "entries": {}, "mark": 0, "global": key, "refs": refs,
+        "full": bool(reason),
+        "scans": scans,
+        "entries": {},
+        "mark": 0,
+        "global": key,
+        "refs": refs,
     }
     return files
 
@@ -330,7 +339,8 @@ def on_env(env, config, files, **kwargs):
             f.src_uri
             for f in rendered
             if f.src_uri in old
-            and (f.page._title_from_render, f.page.meta) != (old[f.src_uri]["title"], old[f.src_uri]["meta"])
+            and (f.page._title_from_render, f.page.meta)
+            != (old[f.src_uri]["title"], old[f.src_uri]["meta"])
         ]
         if moved:
             log.info(f"incremental: title or metadata of {moved} changed: rendering every page")
@@ -361,7 +371,8 @@ def on_env(env, config, files, **kwargs):
             # its links to anchors of other pages ({target src_uri: {anchor: link}}), so
             # that they are checked again when a target changes (_restore_links)
             "links": {
-                target.src_uri: dict(links) for target, links in (f.page.links_to_anchors or {}).items()
+                target.src_uri: dict(links)
+                for target, links in (f.page.links_to_anchors or {}).items()
             },
         }
     _restore_links(files, pages, build["rendered"])
@@ -471,9 +482,15 @@ def _renumbered(config, files, pages, rendered) -> list:
     extra = []
     for f in pages:
         scan = build["scans"].get(f.src_uri, {})
-        if f.src_uri in done or f.page is None or not any(_documents(scan.get("autodoc", []), r) for r in targets):
+        if (
+            f.src_uri in done
+            or f.page is None
+            or not any(_documents(scan.get("autodoc", []), r) for r in targets)
+        ):
             continue
-        log.info(f"incremental: equation numbers of {sorted(changed)} changed: re-rendering {f.src_uri}")
+        log.info(
+            f"incremental: equation numbers of {sorted(changed)} changed: re-rendering {f.src_uri}"
+        )
         _remove(f.abs_dest_path)
         _build._populate_page(f.page, config, files, dirty=True)
         extra.append(f)
@@ -534,7 +551,9 @@ def on_post_build(config, **kwargs):
             pages[uri]["search"] = entries
     search = _search(config)
     if search is not None:
-        search.search_index.entries = [e for uri in build["order"] for e in pages.get(uri, {}).get("search", [])]
+        search.search_index.entries = [
+            e for uri in build["order"] for e in pages.get(uri, {}).get("search", [])
+        ]
         search.search_index_prev = None
     plugin = _autorefs(config)
     if plugin is not None:
@@ -553,7 +572,6 @@ def on_post_build(config, **kwargs):
             os.rmdir(parent)
             parent = os.path.dirname(parent)
     _STATE["dests"] = dests
-
 
 
 def _keep_notebook_cache(config) -> None:

@@ -272,7 +272,9 @@ def print_book(site: Path, output: Path, site_url: str | None = None, log=print)
     site = Path(site)
     for path in CHAPTERS:
         if not (site / path / "index.html").is_file():
-            raise FileNotFoundError(f"{site / path / 'index.html'} is missing: build the site first (make site)")
+            raise FileNotFoundError(
+                f"{site / path / 'index.html'} is missing: build the site first (make site)"
+            )
     css = BOOK_CSS.read_text(encoding="utf-8")
     with serve(site) as base, sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
@@ -292,13 +294,19 @@ def print_book(site: Path, output: Path, site_url: str | None = None, log=print)
             # MathJax: the site's configuration, then MathJax itself, from the first page.
             page.add_script_tag(url=base + "javascripts/mathjax-config.js")
             page.add_script_tag(url=base + "javascripts/mathjax/tex-chtml.js")
-            page.wait_for_function("() => window.MathJax && MathJax.startup && MathJax.startup.promise", timeout=60000)
+            page.wait_for_function(
+                "() => window.MathJax && MathJax.startup && MathJax.startup.promise", timeout=60000
+            )
             page.evaluate("() => MathJax.startup.promise")
             log(f"[pdf] assembling {len(CHAPTERS)} pages and typesetting their math")
-            info = page.evaluate(ASSEMBLE, {"chapters": list(CHAPTERS), "siteUrl": site_url, "css": css})
+            info = page.evaluate(
+                ASSEMBLE, {"chapters": list(CHAPTERS), "siteUrl": site_url, "css": css}
+            )
             problems = []
             if info["broken"]:
-                problems.append(f"links without a target in the book: {sorted(set(info['broken']))[:10]}")
+                problems.append(
+                    f"links without a target in the book: {sorted(set(info['broken']))[:10]}"
+                )
             if info["duplicates"]:
                 problems.append(f"ids used twice: {sorted(set(info['duplicates']))[:10]}")
             if info["mathErrors"] or info["untypeset"]:
@@ -322,7 +330,9 @@ def print_book(site: Path, output: Path, site_url: str | None = None, log=print)
             first = page.pdf(**options)
             missing = page.evaluate(FILL_PAGES, destinations(first))
             if missing:
-                raise BookError(f"contents entries whose target the PDF does not name: {missing[:10]}")
+                raise BookError(
+                    f"contents entries whose target the PDF does not name: {missing[:10]}"
+                )
             log("[pdf] printing (2/2)")
             pdf = page.pdf(**options)
         finally:
@@ -345,9 +355,13 @@ def print_book(site: Path, output: Path, site_url: str | None = None, log=print)
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("site", type=Path, nargs="?", default=ROOT / "site", help="the built site (default: site/)")
+    parser.add_argument(
+        "site", type=Path, nargs="?", default=ROOT / "site", help="the built site (default: site/)"
+    )
     parser.add_argument("-o", "--output", type=Path, default=ROOT / "mlnotes.pdf")
-    parser.add_argument("--site-url", help="where links to the rest of the site go (default: the build's site_url)")
+    parser.add_argument(
+        "--site-url", help="where links to the rest of the site go (default: the build's site_url)"
+    )
     args = parser.parse_args(argv)
     try:
         info = print_book(args.site, args.output, args.site_url)

@@ -36,7 +36,9 @@ from mkdocs.plugins import event_priority, get_plugin_logger
 
 log = get_plugin_logger("problems")
 ROOT = Path(__file__).resolve().parents[2]
-AUTODOC_BLOCK = re.compile(r"^:::[ \t]+(mlnotes(?:\.\w+)*)[ \t]*\n(?:[ \t]+.*\n|[ \t]*\n(?=[ \t]+\S))*", re.M)
+AUTODOC_BLOCK = re.compile(
+    r"^:::[ \t]+(mlnotes(?:\.\w+)*)[ \t]*\n(?:[ \t]+.*\n|[ \t]*\n(?=[ \t]+\S))*", re.M
+)
 FIGURE_REF = re.compile(r"figures/([\w.-]+?)(?:-dark)?\.svg")
 ARTICLE = re.compile(r'(<article class="md-content__inner[^"]*"[^>]*>)')
 
@@ -100,7 +102,11 @@ def on_config(config, **kwargs):
     _STATE.update(pages={}, figures={}, build=[], current=None)
     if _STATE.get("active"):
         now = _hook_code()
-        changed = sorted(n for n in set(now) | set(_STATE["hook_code"]) if now.get(n) != _STATE["hook_code"].get(n))
+        changed = sorted(
+            n
+            for n in set(now) | set(_STATE["hook_code"])
+            if now.get(n) != _STATE["hook_code"].get(n)
+        )
         if changed:
             # MkDocs keeps the hook modules it loaded at startup: this build ran the old code
             log.warning(
@@ -127,7 +133,10 @@ def syntax_error(path: Path) -> str | None:
 def _module_path(root: Path, identifier: str) -> Path | None:
     parts = identifier.split(".")
     for n in range(len(parts), 0, -1):
-        for candidate in (root.joinpath(*parts[:n]).with_suffix(".py"), root.joinpath(*parts[:n], "__init__.py")):
+        for candidate in (
+            root.joinpath(*parts[:n]).with_suffix(".py"),
+            root.joinpath(*parts[:n], "__init__.py"),
+        ):
             if candidate.is_file():
                 return candidate
     return None

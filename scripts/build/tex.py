@@ -35,9 +35,7 @@ CHECKER = Path(__file__).with_name("tex_check.mjs")
 MATHJAX_PACKAGE = ROOT / "node_modules" / "mathjax" / "package.json"
 CACHE = ROOT / ".cache" / "tex" / "checked.json"
 # arithmatex (generic): <span class="arithmatex">\(...\)</span>, <div class="arithmatex">\[...\]</div>
-MATH = re.compile(
-    r'<(span|div) class="arithmatex">\s*(\\\(|\\\[)(.*?)(\\\)|\\\])\s*</\1>', re.S
-)
+MATH = re.compile(r'<(span|div) class="arithmatex">\s*(\\\(|\\\[)(.*?)(\\\)|\\\])\s*</\1>', re.S)
 
 _STATE: dict = {"process": None, "cache": None, "salt": None, "serve": False, "dirty": False}
 
@@ -83,10 +81,16 @@ def _process() -> subprocess.Popen:
     process = _STATE["process"]
     if process is None or process.poll() is not None:
         if not MATHJAX_PACKAGE.is_file():
-            raise PluginError("MathJax is not installed (node_modules/mathjax): run `npm ci` (or any make target)")
+            raise PluginError(
+                "MathJax is not installed (node_modules/mathjax): run `npm ci` (or any make target)"
+            )
         process = subprocess.Popen(
-            ["node", str(CHECKER)], cwd=ROOT, text=True, encoding="utf-8",
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            ["node", str(CHECKER)],
+            cwd=ROOT,
+            text=True,
+            encoding="utf-8",
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
         )
         _STATE["process"] = process
     return process
@@ -95,7 +99,10 @@ def _process() -> subprocess.Popen:
 def check(expressions: list[tuple[str, bool]]) -> list[str | None]:
     """The TeX error of each (tex, display) expression, or None; cached by content."""
     checked = _STATE["cache"]["checked"]
-    keys = [hashlib.sha256(f"{int(display)}\0{tex}".encode()).hexdigest()[:32] for tex, display in expressions]
+    keys = [
+        hashlib.sha256(f"{int(display)}\0{tex}".encode()).hexdigest()[:32]
+        for tex, display in expressions
+    ]
     todo = {key: expr for key, expr in zip(keys, expressions) if key not in checked}
     if todo:
         process = _process()
@@ -105,7 +112,9 @@ def check(expressions: list[tuple[str, bool]]) -> list[str | None]:
         for _ in todo:
             line = process.stdout.readline()
             if not line:
-                raise PluginError("the TeX checker (scripts/build/tex_check.mjs) stopped: see the error above")
+                raise PluginError(
+                    "the TeX checker (scripts/build/tex_check.mjs) stopped: see the error above"
+                )
             answer = json.loads(line)
             checked[answer["id"]] = answer["error"]
         _STATE["dirty"] = True

@@ -46,8 +46,18 @@ RESULTS = ROOT / "bench-results" / "bench.json"
 LISTINGS = ROOT / "docs" / "blog" / "posts" / "sinusoidal-embeddings"
 GIB = 2**30
 BUDGET = 8 * GIB
-TOP_LEVEL_SKIP = {".venv", "node_modules", ".cache", "site", "offline", "mlnotes-offline.zip", ".git",
-                  "bench-results", ".pytest_cache", ".hypothesis"}
+TOP_LEVEL_SKIP = {
+    ".venv",
+    "node_modules",
+    ".cache",
+    "site",
+    "offline",
+    "mlnotes-offline.zip",
+    ".git",
+    "bench-results",
+    ".pytest_cache",
+    ".hypothesis",
+}
 GENERATED = {"docs/figures", "docs/javascripts/mathjax"}
 LINKED = (".venv", "node_modules")
 
@@ -76,8 +86,14 @@ def scratch_copy(dest: Path) -> Path:
 
     def ignore(folder, names):
         rel = Path(folder).relative_to(ROOT)
-        return [n for n in names if (rel == Path(".") and n in TOP_LEVEL_SKIP) or n == "__pycache__"
-                or n.endswith(".egg-info") or (rel / n).as_posix() in GENERATED]
+        return [
+            n
+            for n in names
+            if (rel == Path(".") and n in TOP_LEVEL_SKIP)
+            or n == "__pycache__"
+            or n.endswith(".egg-info")
+            or (rel / n).as_posix() in GENERATED
+        ]
 
     shutil.copytree(ROOT, dest, ignore=ignore, symlinks=True)
     for name in LINKED:
@@ -95,8 +111,13 @@ def build(tree: Path) -> dict:
     last_run = tree / ".cache" / "figures" / "last-run.json"
     last_run.unlink(missing_ok=True)
     start = time.perf_counter()
-    proc = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict"], cwd=tree,
-                          env=_env(tree), capture_output=True, text=True)
+    proc = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict"],
+        cwd=tree,
+        env=_env(tree),
+        capture_output=True,
+        text=True,
+    )
     log = proc.stdout + proc.stderr
     figures = json.loads(last_run.read_text()) if last_run.exists() else {}
     return {
@@ -111,8 +132,11 @@ def build(tree: Path) -> dict:
 def _build_row(report: Report, label: str, b: dict, cold: dict | None) -> None:
     ratio = f" ({b['seconds'] / cold['seconds']:.2f} x cold)" if cold else ""
     failed = "" if b["returncode"] == 0 else f"; FAILED rc={b['returncode']}"
-    report.add(f"build, {label}", f"{b['seconds']:.1f} s{ratio}; figures redone: {_names(b['figures'])}; "
-               f"notebooks executed: {_names(b['notebooks'])}{failed}")
+    report.add(
+        f"build, {label}",
+        f"{b['seconds']:.1f} s{ratio}; figures redone: {_names(b['figures'])}; "
+        f"notebooks executed: {_names(b['notebooks'])}{failed}",
+    )
 
 
 def _names(names: list[str]) -> str:
@@ -128,7 +152,11 @@ def edit_function(path: Path) -> str:
     import ast
 
     source = path.read_text(encoding="utf-8")
-    func = next(n for n in ast.parse(source).body if isinstance(n, ast.FunctionDef) and not n.name.startswith("_"))
+    func = next(
+        n
+        for n in ast.parse(source).body
+        if isinstance(n, ast.FunctionDef) and not n.name.startswith("_")
+    )
     last = func.body[0]  # the docstring
     lines = source.splitlines(keepends=True)
     lines.insert(last.end_lineno, " " * last.col_offset + "_bench_edit = None\n")
@@ -171,9 +199,11 @@ def bench_builds(args, workdir: Path, report: Report) -> Path:
     figures, notebooks = expected_after_edit(tree, args.module)
     b = builds["module"] = build(tree)
     _build_row(report, f"{args.module}:{function} edited", b, cold)
-    report.add("  expected by the cache keys",
-               f"figures: {', '.join(figures) or 'none'}; notebooks: {', '.join(notebooks) or 'none'}"
-               f" ({'as redone' if (figures, notebooks) == (b['figures'], b['notebooks']) else 'NOT as redone'})")
+    report.add(
+        "  expected by the cache keys",
+        f"figures: {', '.join(figures) or 'none'}; notebooks: {', '.join(notebooks) or 'none'}"
+        f" ({'as redone' if (figures, notebooks) == (b['figures'], b['notebooks']) else 'NOT as redone'})",
+    )
     for rel, text in originals.items():  # the tests run on the tree as it was
         (tree / rel).write_text(text, encoding="utf-8")
     if not args.quick:
@@ -181,13 +211,18 @@ def bench_builds(args, workdir: Path, report: Report) -> Path:
         second = figure_hashes(workdir / "b")
         differing = sorted(n for n in set(hashes) | set(second) if hashes.get(n) != second.get(n))
         report.data["determinism"] = {"seconds": again["seconds"], "differing": differing}
-        report.add("determinism: a second cold build",
-                   f"{len(hashes)} SVGs, {'byte-identical' if hashes and not differing else 'DIFFER: ' + ', '.join(differing)}")
+        report.add(
+            "determinism: a second cold build",
+            f"{len(hashes)} SVGs, {'byte-identical' if hashes and not differing else 'DIFFER: ' + ', '.join(differing)}",
+        )
     return tree
 
 
 def figure_hashes(tree: Path) -> dict[str, str]:
-    return {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted((tree / "docs" / "figures").glob("*.svg"))}
+    return {
+        p.name: hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted((tree / "docs" / "figures").glob("*.svg"))
+    }
 
 
 # --- computations, each in a fresh process ---------------------------------------------
@@ -212,8 +247,10 @@ def _callable(kind: str, d: int):
 
     table = lambda n: sinusoidal_embeddings(n, d)  # noqa: E731
     if kind.endswith("_clustered"):
-        return {"pairwise_clustered": pairwise_distances, "cdist_clustered": lambda x: torch.cdist(x, x)}[kind], (
-            lambda n: clustered_rows(n, d))
+        return {
+            "pairwise_clustered": pairwise_distances,
+            "cdist_clustered": lambda x: torch.cdist(x, x),
+        }[kind], (lambda n: clustered_rows(n, d))
     if kind in ("broadcast", "listing_1"):
         sys.path.insert(0, str(LISTINGS))
     if kind == "pairwise":
@@ -275,12 +312,20 @@ def _worker(spec: dict) -> dict:
 
 
 def run_worker(**spec) -> dict:
-    proc = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--worker", json.dumps(spec)],
-                          capture_output=True, text=True, cwd=ROOT)
+    proc = subprocess.run(
+        [sys.executable, str(Path(__file__).resolve()), "--worker", json.dumps(spec)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
     try:
         return {**spec, **json.loads(proc.stdout.strip().splitlines()[-1])}
     except (IndexError, json.JSONDecodeError):
-        return {**spec, "ok": False, "error": f"worker exited {proc.returncode}: {proc.stderr.strip()[-300:]}"}
+        return {
+            **spec,
+            "ok": False,
+            "error": f"worker exited {proc.returncode}: {proc.stderr.strip()[-300:]}",
+        }
 
 
 def bench_compute(args, report: Report) -> None:
@@ -290,22 +335,43 @@ def bench_compute(args, report: Report) -> None:
     t = c["time"] = run_worker(mode="time", kinds=list(kinds), n=1000, d=1000, repeats=repeats)
     m = c["memory"] = {k: run_worker(mode="memory", kinds=[k], n=1000, d=1000) for k in kinds}
     if t["ok"]:
-        report.add(f"distances n=d=1000, time (median of {repeats})", "; ".join(
-            f"{name} {t['median'][k] * 1e3:,.1f} ms" for k, name in kinds.items()))
-    report.add("distances n=d=1000, peak memory", "; ".join(
-        f"{name} {m[k]['peak'] / 2**20:,.0f} MiB" if m[k]["ok"] else f"{name} {m[k]['error']}" for k, name in kinds.items()))
+        report.add(
+            f"distances n=d=1000, time (median of {repeats})",
+            "; ".join(f"{name} {t['median'][k] * 1e3:,.1f} ms" for k, name in kinds.items()),
+        )
+    report.add(
+        "distances n=d=1000, peak memory",
+        "; ".join(
+            f"{name} {m[k]['peak'] / 2**20:,.0f} MiB" if m[k]["ok"] else f"{name} {m[k]['error']}"
+            for k, name in kinds.items()
+        ),
+    )
     # the largest n in 8 GiB: peak = a n² fitted at the largest n that ran
     larger = {} if args.quick else {"pairwise": 20000, "cdist": 8000}
     fits = []
     for k, name in kinds.items():
-        run = run_worker(mode="memory", kinds=[k], n=larger[k], d=1000, limit=BUDGET if k == "pairwise" else None) if k in larger else m[k]
+        run = (
+            run_worker(
+                mode="memory",
+                kinds=[k],
+                n=larger[k],
+                d=1000,
+                limit=BUDGET if k == "pairwise" else None,
+            )
+            if k in larger
+            else m[k]
+        )
         c.setdefault("larger", {})[k] = run
-        fits.append(f"{name} {int((BUDGET / (run['peak'] / run['n'] ** 2)) ** 0.5):,} (from n = {run['n']:,})" if run["ok"]
-                    else f"{name} n = {run['n']:,}: {run['error']}")
+        fits.append(
+            f"{name} {int((BUDGET / (run['peak'] / run['n'] ** 2)) ** 0.5):,} (from n = {run['n']:,})"
+            if run["ok"]
+            else f"{name} n = {run['n']:,}: {run['error']}"
+        )
     report.add("largest n in 8 GiB, d=1000 (peak / n^2)", "; ".join(fits))
     # clustered rows (issue 10): every pair is nearly equal relative to the rows' norm
-    k = c["clustered"] = run_worker(mode="time", kinds=["pairwise_clustered", "cdist_clustered"], n=1000, d=64,
-                                    repeats=repeats)
+    k = c["clustered"] = run_worker(
+        mode="time", kinds=["pairwise_clustered", "cdist_clustered"], n=1000, d=64, repeats=repeats
+    )
     if k["ok"]:
         import torch
 
@@ -315,20 +381,35 @@ def bench_compute(args, report: Report) -> None:
         # the reference from the differences in float64 (float64 cdist's product formula
         # is itself off by about 6e-6 relative on these rows)
         xd = x.double()
-        exact = torch.cat([torch.linalg.vector_norm(xd[i : i + 100, None] - xd[None], dim=2)
-                           for i in range(0, len(xd), 100)])
+        exact = torch.cat(
+            [
+                torch.linalg.vector_norm(xd[i : i + 100, None] - xd[None], dim=2)
+                for i in range(0, len(xd), 100)
+            ]
+        )
         off = ~torch.eye(1000, dtype=torch.bool)
-        err = {name: ((got.double() - exact).abs()[off] / exact[off]).max().item()
-               for name, got in (("pairwise_distances", pairwise_distances(x)), ("torch.cdist", torch.cdist(x, x)))}
+        err = {
+            name: ((got.double() - exact).abs()[off] / exact[off]).max().item()
+            for name, got in (
+                ("pairwise_distances", pairwise_distances(x)),
+                ("torch.cdist", torch.cdist(x, x)),
+            )
+        }
         k["max_rel_error"] = err
         ours, theirs = k["median"]["pairwise_clustered"], k["median"]["cdist_clustered"]
-        report.add(f"distances, clustered rows n=1000 d=64 float32 (median of {repeats})",
-                   f"pairwise_distances {ours * 1e3:,.1f} ms, {ours / theirs:.2f}x torch.cdist ({theirs * 1e3:,.1f} ms); "
-                   f"max relative error {err['pairwise_distances']:.1e} (torch.cdist {err['torch.cdist']:.1e})")
-    e = c["embeddings"] = run_worker(mode="time", kinds=["embeddings", "listing_1"], n=10**5, d=1024, repeats=repeats)
+        report.add(
+            f"distances, clustered rows n=1000 d=64 float32 (median of {repeats})",
+            f"pairwise_distances {ours * 1e3:,.1f} ms, {ours / theirs:.2f}x torch.cdist ({theirs * 1e3:,.1f} ms); "
+            f"max relative error {err['pairwise_distances']:.1e} (torch.cdist {err['torch.cdist']:.1e})",
+        )
+    e = c["embeddings"] = run_worker(
+        mode="time", kinds=["embeddings", "listing_1"], n=10**5, d=1024, repeats=repeats
+    )
     if e["ok"]:
-        report.add(f"sinusoidal_embeddings(10**5, 1024) (median of {repeats})",
-                   f"{e['median']['embeddings'] * 1e3:,.0f} ms; Listing 1 {e['median']['listing_1'] * 1e3:,.0f} ms")
+        report.add(
+            f"sinusoidal_embeddings(10**5, 1024) (median of {repeats})",
+            f"{e['median']['embeddings'] * 1e3:,.0f} ms; Listing 1 {e['median']['listing_1'] * 1e3:,.0f} ms",
+        )
 
 
 def bench_tests(tree: Path, report: Report) -> None:
@@ -337,28 +418,53 @@ def bench_tests(tree: Path, report: Report) -> None:
     runs = {}
     for name, extra in (("all", []), ("quick", ["-m", "not browser and not slow"])):
         start = time.perf_counter()
-        proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-rfE", *extra], cwd=tree, env=_env(tree),
-                              capture_output=True, text=True)
+        proc = subprocess.run(
+            [sys.executable, "-m", "pytest", "-q", "-rfE", *extra],
+            cwd=tree,
+            env=_env(tree),
+            capture_output=True,
+            text=True,
+        )
         log = RESULTS.parent / ("pytest.log" if name == "all" else f"pytest-{name}.log")
         log.parent.mkdir(parents=True, exist_ok=True)
         log.write_text(proc.stdout + proc.stderr, encoding="utf-8")
-        summary = next((ln for ln in reversed(proc.stdout.splitlines()) if re.search(r"\d+ (passed|failed)", ln)), "")
-        runs[name] = {"seconds": round(time.perf_counter() - start, 1), "returncode": proc.returncode,
-                      "summary": summary.strip("= "), "log": str(log.relative_to(ROOT))}
+        summary = next(
+            (
+                ln
+                for ln in reversed(proc.stdout.splitlines())
+                if re.search(r"\d+ (passed|failed)", ln)
+            ),
+            "",
+        )
+        runs[name] = {
+            "seconds": round(time.perf_counter() - start, 1),
+            "returncode": proc.returncode,
+            "summary": summary.strip("= "),
+            "log": str(log.relative_to(ROOT)),
+        }
     report.data["tests"] = runs
-    report.add("tests: pytest (1 run)", f"{runs['all']['seconds']:.0f} s, {runs['all']['summary']} (output: {runs['all']['log']})")
-    report.add('tests: pytest -m "not browser and not slow" (1 run, after)',
-               f"{runs['quick']['seconds']:.0f} s = {runs['quick']['seconds'] / runs['all']['seconds']:.2f}x the whole suite, "
-               f"{runs['quick']['summary']}")
+    report.add(
+        "tests: pytest (1 run)",
+        f"{runs['all']['seconds']:.0f} s, {runs['all']['summary']} (output: {runs['all']['log']})",
+    )
+    report.add(
+        'tests: pytest -m "not browser and not slow" (1 run, after)',
+        f"{runs['quick']['seconds']:.0f} s = {runs['quick']['seconds'] / runs['all']['seconds']:.2f}x the whole suite, "
+        f"{runs['quick']['summary']}",
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--quick", action="store_true", help="no determinism build, no larger n, no tests; 3 rounds")
+    parser.add_argument(
+        "--quick", action="store_true", help="no determinism build, no larger n, no tests; 3 rounds"
+    )
     parser.add_argument("--skip-build", action="store_true", help="no builds")
     parser.add_argument("--skip-compute", action="store_true", help="no computations")
     parser.add_argument("--skip-tests", action="store_true", help="no test run")
-    parser.add_argument("--page", default="docs/notes/probability.md", help="the Markdown page to edit")
+    parser.add_argument(
+        "--page", default="docs/notes/probability.md", help="the Markdown page to edit"
+    )
     parser.add_argument("--module", default="mlnotes/cnn.py", help="the mlnotes module to edit")
     parser.add_argument("--keep", action="store_true", help="keep the scratch copies")
     parser.add_argument("--worker", help=argparse.SUPPRESS)
@@ -370,9 +476,13 @@ def main(argv: list[str] | None = None) -> int:
     import torch
 
     report = Report()
-    report.data["machine"] = {"cpus": os.cpu_count(), "python": platform.python_version(),
-                              "torch": torch.__version__, "threads": torch.get_num_threads(),
-                              "loadavg_start": os.getloadavg()[0]}
+    report.data["machine"] = {
+        "cpus": os.cpu_count(),
+        "python": platform.python_version(),
+        "torch": torch.__version__,
+        "threads": torch.get_num_threads(),
+        "loadavg_start": os.getloadavg()[0],
+    }
     workdir = Path(tempfile.mkdtemp(prefix="mlnotes-bench-"))
     try:
         tree = None if args.skip_build else bench_builds(args, workdir, report)
@@ -387,10 +497,14 @@ def main(argv: list[str] | None = None) -> int:
             shutil.rmtree(workdir, ignore_errors=True)
     m = report.data["machine"]
     m["loadavg_end"] = os.getloadavg()[0]
-    print(f"\n{m['cpus']} cores, torch {m['torch']} ({m['threads']} threads), "
-          f"load average {m['loadavg_start']:.1f} -> {m['loadavg_end']:.1f}\n\n{report.table()}")
+    print(
+        f"\n{m['cpus']} cores, torch {m['torch']} ({m['threads']} threads), "
+        f"load average {m['loadavg_start']:.1f} -> {m['loadavg_end']:.1f}\n\n{report.table()}"
+    )
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
-    RESULTS.write_text(json.dumps({"rows": report.rows, **report.data}, indent=1, default=str), encoding="utf-8")
+    RESULTS.write_text(
+        json.dumps({"rows": report.rows, **report.data}, indent=1, default=str), encoding="utf-8"
+    )
     print(f"\n[bench] {RESULTS.relative_to(ROOT)}: the same rows and the raw numbers")
     return 0
 

@@ -40,8 +40,17 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 # Never copied into a scratch tree: VCS data, installs (linked instead) and generated files.
 IGNORE = shutil.ignore_patterns(
-    ".git", ".venv", "node_modules", ".cache", "bench-results", "__pycache__", "*.egg-info",
-    ".pytest_cache", ".hypothesis", ".ipynb_checkpoints", ".skeleton-ready",
+    ".git",
+    ".venv",
+    "node_modules",
+    ".cache",
+    "bench-results",
+    "__pycache__",
+    "*.egg-info",
+    ".pytest_cache",
+    ".hypothesis",
+    ".ipynb_checkpoints",
+    ".skeleton-ready",
 )
 GENERATED = ("site", "build", "docs/figures", "docs/javascripts/mathjax")
 # SOURCE_DATE_EPOCH: one build date (the sitemap's, the feeds'), so that two builds of the
@@ -94,7 +103,9 @@ def synthesize(tree: Path, scale: int) -> dict:
                 script.read_text(encoding="utf-8"), encoding="utf-8"
             )
         for note in notes:
-            text = pattern.sub(lambda m, k=k: f"syn{k}_{m.group(1)}", note.read_text(encoding="utf-8"))
+            text = pattern.sub(
+                lambda m, k=k: f"syn{k}_{m.group(1)}", note.read_text(encoding="utf-8")
+            )
             text = re.sub(r"^# (.+)$", rf"# \1 (copy {k})", text, count=1, flags=re.M)
             name = f"{note.stem}-copy-{k}.md"
             (note.parent / name).write_text(text, encoding="utf-8")
@@ -125,9 +136,20 @@ def build(tree: Path, dest: Path) -> float:
     above WARNING, so `--strict` never sees a warning and exits 0."""
     start = time.perf_counter()
     result = subprocess.run(
-        [sys.executable, "-c", _PEAK,
-         str(tree / ".venv" / "bin" / "mkdocs"), "build", "--strict", "-d", str(dest)],
-        cwd=tree, env={**ENV, "PYTHONPATH": str(tree)}, capture_output=True, text=True,
+        [
+            sys.executable,
+            "-c",
+            _PEAK,
+            str(tree / ".venv" / "bin" / "mkdocs"),
+            "build",
+            "--strict",
+            "-d",
+            str(dest),
+        ],
+        cwd=tree,
+        env={**ENV, "PYTHONPATH": str(tree)},
+        capture_output=True,
+        text=True,
     )
     if result.returncode:
         raise SystemExit(f"bench_loop: mkdocs build failed in {tree}:\n{result.stderr[-4000:]}")
@@ -153,10 +175,17 @@ class Server:
         self.tmp = Path(log).parent / "serve-tmp"
         self.tmp.mkdir(exist_ok=True)
         self.proc = subprocess.Popen(
-            [str(tree / ".venv" / "bin" / "mkdocs"), "serve", "--dirty",
-             "--dev-addr", f"127.0.0.1:{self.port}"],
-            cwd=tree, env={**ENV, "PYTHONPATH": str(tree), "TMPDIR": str(self.tmp)},
-            stdout=self.log, stderr=subprocess.STDOUT,
+            [
+                str(tree / ".venv" / "bin" / "mkdocs"),
+                "serve",
+                "--dirty",
+                "--dev-addr",
+                f"127.0.0.1:{self.port}",
+            ],
+            cwd=tree,
+            env={**ENV, "PYTHONPATH": str(tree), "TMPDIR": str(self.tmp)},
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
         )
         deadline = time.monotonic() + timeout
         while self.get("") is None:
@@ -225,7 +254,9 @@ def edit_docstring(tree: Path, n: int) -> tuple[str, object]:
     marker = f"Loop marker {n} in the docstring."
     path = tree / MODULE
     text = path.read_text(encoding="utf-8")
-    new = re.sub(r'^(r?""")(.*)$', lambda m: f"{m.group(1)}{m.group(2)} {marker}", text, count=1, flags=re.M)
+    new = re.sub(
+        r'^(r?""")(.*)$', lambda m: f"{m.group(1)}{m.group(2)} {marker}", text, count=1, flags=re.M
+    )
     if new == text:
         raise SystemExit(f"bench_loop: no module docstring to edit in {MODULE}")
     path.write_text(new, encoding="utf-8")
@@ -282,13 +313,22 @@ def measure(tree: Path, work: Path, repeat: int) -> dict:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--scale", type=int, nargs="+", default=[1],
-                        help="also measure N times the pages and figures (several: --scale 10 100)")
+    parser.add_argument(
+        "--scale",
+        type=int,
+        nargs="+",
+        default=[1],
+        help="also measure N times the pages and figures (several: --scale 10 100)",
+    )
     parser.add_argument("--repeat", type=int, default=3, help="edits of each kind (median)")
     parser.add_argument("--json", type=Path, default=ROOT / "bench-results" / "loop.json")
     parser.add_argument("--keep", action="store_true", help="keep the scratch copies")
-    parser.add_argument("--node-modules", type=Path, default=None,
-                        help="link this node_modules instead of the project's")
+    parser.add_argument(
+        "--node-modules",
+        type=Path,
+        default=None,
+        help="link this node_modules instead of the project's",
+    )
     args = parser.parse_args(argv)
     if min(args.scale) < 1:
         parser.error(f"--scale must be >= 1, got {min(args.scale)}")
@@ -332,9 +372,12 @@ def main(argv: list[str] | None = None) -> int:
         print(
             f"{scale + 'x':>5} {row.get('notes_pages', ''):>6} {row.get('figure_scripts', ''):>8} "
             f"{row['cold_build']:>10.2f}s {row['warm_build']:>10.2f}s "
-            f"{max(row['cold_peak_mib'], row['warm_peak_mib']):>9.0f} " + " ".join(f"{c:>16}" for c in cells)
+            f"{max(row['cold_peak_mib'], row['warm_peak_mib']):>9.0f} "
+            + " ".join(f"{c:>16}" for c in cells)
         )
-    print("(each edit: median seconds, x warm build of the same tree, g = its time / its time at 1x)")
+    print(
+        "(each edit: median seconds, x warm build of the same tree, g = its time / its time at 1x)"
+    )
     args.json.parent.mkdir(parents=True, exist_ok=True)
     args.json.write_text(json.dumps(results, indent=1), encoding="utf-8")
     print(f"[bench_loop] wrote {args.json}")

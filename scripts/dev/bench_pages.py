@@ -157,7 +157,9 @@ def main(argv: list[str] | None = None) -> int:
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("site", nargs="?", type=Path, help="a built site (default: build one)")
-    parser.add_argument("--runs", type=int, default=5, help="cold loads of the heaviest page (default 5)")
+    parser.add_argument(
+        "--runs", type=int, default=5, help="cold loads of the heaviest page (default 5)"
+    )
     parser.add_argument("--json", type=Path, help="also write the numbers here")
     args = parser.parse_args(argv)
 
@@ -174,12 +176,18 @@ def main(argv: list[str] | None = None) -> int:
 
             kinds = ["html", "js", "css", "img", "font", "fetch", "other"]
             print("\nPage weight, cold cache (KiB transferred until MathJax has typeset the page)")
-            header = f"{'page':<36} {'total':>7} {'reqs':>5} " + " ".join(f"{k:>6}" for k in kinds) + f" {'math':>5}"
+            header = (
+                f"{'page':<36} {'total':>7} {'reqs':>5} "
+                + " ".join(f"{k:>6}" for k in kinds)
+                + f" {'math':>5}"
+            )
             print(header)
             print("-" * len(header))
             for path, w in sorted(weights.items(), key=lambda kv: -kv[1]["bytes"]):
                 cells = " ".join(f"{kib(w['by_kind'].get(k, 0)):>6}" for k in kinds)
-                print(f"{'/' + path:<36} {kib(w['bytes']):>7} {w['requests']:>5} {cells} {w['math']:>5}")
+                print(
+                    f"{'/' + path:<36} {kib(w['bytes']):>7} {w['requests']:>5} {cells} {w['math']:>5}"
+                )
 
             heaviest = max(weights, key=lambda p: weights[p]["bytes"])
             runs = [load(browser, base + heaviest) for _ in range(max(args.runs, 1))]
@@ -189,12 +197,18 @@ def main(argv: list[str] | None = None) -> int:
             instant = instant_typeset(browser, base, heaviest)
             browser.close()
 
-    print(f"\nHeaviest page: /{heaviest} ({kib(weights[heaviest]['bytes'])} KiB, "
-          f"{weights[heaviest]['math']} formulas), {len(runs)} cold loads, ms from navigation start:")
+    print(
+        f"\nHeaviest page: /{heaviest} ({kib(weights[heaviest]['bytes'])} KiB, "
+        f"{weights[heaviest]['math']} formulas), {len(runs)} cold loads, ms from navigation start:"
+    )
     for name, values in (("DOMContentLoaded", dcl), ("load", loaded), ("MathJax typeset", typeset)):
-        print(f"  {name:<18} median {statistics.median(values):8.0f}   min {min(values):8.0f}   max {max(values):8.0f}")
+        print(
+            f"  {name:<18} median {statistics.median(values):8.0f}   min {min(values):8.0f}   max {max(values):8.0f}"
+        )
     if instant is None:
-        print("  instant navigation: no sidebar link to the page, or Material fell back to a full load")
+        print(
+            "  instant navigation: no sidebar link to the page, or Material fell back to a full load"
+        )
     else:
         print(f"  instant navigation to it from the home page, click to typeset: {instant:.0f} ms")
 

@@ -99,12 +99,18 @@ def free_port() -> int:
 def nginx(site: Path):
     """Serve `site` with nginx on a free localhost port, compressed; yield the base URL."""
     if not Path(NGINX).exists():
-        raise SystemExit(f"{NGINX} not found: apt-get install -y nginx-light (`make bench` does it)")
+        raise SystemExit(
+            f"{NGINX} not found: apt-get install -y nginx-light (`make bench` does it)"
+        )
     with tempfile.TemporaryDirectory(prefix="mlnotes-nginx-") as tmp:
         port = free_port()
-        mime = "include /etc/nginx/mime.types;" if Path("/etc/nginx/mime.types").exists() else (
-            "types { text/html html; text/css css; application/javascript js; application/json json;"
-            " image/svg+xml svg; image/png png; font/woff2 woff2; application/xml xml; }"
+        mime = (
+            "include /etc/nginx/mime.types;"
+            if Path("/etc/nginx/mime.types").exists()
+            else (
+                "types { text/html html; text/css css; application/javascript js; application/json json;"
+                " image/svg+xml svg; image/png png; font/woff2 woff2; application/xml xml; }"
+            )
         )
         conf = Path(tmp) / "nginx.conf"
         conf.write_text(NGINX_CONF.format(tmp=tmp, mime=mime, port=port, site=site.resolve()))
@@ -117,7 +123,9 @@ def nginx(site: Path):
         try:
             for _ in range(100):
                 if proc.poll() is not None:
-                    raise SystemExit(f"nginx exited: {proc.stderr.read().decode()}{(Path(tmp) / 'error.log').read_text()}")
+                    raise SystemExit(
+                        f"nginx exited: {proc.stderr.read().decode()}{(Path(tmp) / 'error.log').read_text()}"
+                    )
                 try:
                     urllib.request.urlopen(base, timeout=1).close()
                     break
@@ -167,14 +175,24 @@ def lighthouse_command() -> list[str]:
 def lighthouse(command: list[str], url: str, extra: list[str], out: Path) -> dict:
     env = dict(os.environ, CHROME_PATH=CHROMIUM)
     result = subprocess.run(
-        [*command, url, *extra, "--quiet", "--output=json", f"--output-path={out}",
-         f"--chrome-flags={CHROME_FLAGS}", "--only-categories=performance,accessibility"],
+        [
+            *command,
+            url,
+            *extra,
+            "--quiet",
+            "--output=json",
+            f"--output-path={out}",
+            f"--chrome-flags={CHROME_FLAGS}",
+            "--only-categories=performance,accessibility",
+        ],
         env=env,
         capture_output=True,
         text=True,
     )
     if result.returncode or not out.exists():
-        raise SystemExit(f"lighthouse failed on {url} ({' '.join(extra) or 'mobile'}):\n{result.stderr[-3000:]}")
+        raise SystemExit(
+            f"lighthouse failed on {url} ({' '.join(extra) or 'mobile'}):\n{result.stderr[-3000:]}"
+        )
     report = json.loads(out.read_text())
     if report.get("runtimeError"):
         raise SystemExit(f"lighthouse on {url}: {report['runtimeError']}")
@@ -222,10 +240,17 @@ def median(runs: list[dict], key: str) -> float:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("site", nargs="?", type=Path, help="a built site (default: build one)")
-    parser.add_argument("--runs", type=int, default=1, help="Lighthouse runs per page and mode (default 1; medians shown)")
+    parser.add_argument(
+        "--runs",
+        type=int,
+        default=1,
+        help="Lighthouse runs per page and mode (default 1; medians shown)",
+    )
     parser.add_argument("--json", type=Path, help="also write every run's numbers here")
     parser.add_argument(
-        "--pages", nargs="*", help="only these of the table's pages: names as printed, or paths (/: the landing page)"
+        "--pages",
+        nargs="*",
+        help="only these of the table's pages: names as printed, or paths (/: the landing page)",
     )
     args = parser.parse_args(argv)
     if not Path(CHROMIUM).exists():
@@ -251,31 +276,54 @@ def main(argv: list[str] | None = None) -> int:
                         out = Path(scratch) / f"lh-{len(results)}-{mode}-{run}.json"
                         started = time.perf_counter()
                         numbers = lighthouse(command, base + path, extra, out)
-                        results.setdefault(name, {"path": path, "mobile": [], "desktop": []})[mode].append(numbers)
-                        print(f"  /{path} {mode} run {run + 1}: performance {numbers['performance']}, "
-                              f"TBT {numbers['tbt_ms']:.0f} ms, LCP {numbers['lcp_ms'] / 1000:.1f} s "
-                              f"({time.perf_counter() - started:.0f} s)", flush=True)
+                        results.setdefault(name, {"path": path, "mobile": [], "desktop": []})[
+                            mode
+                        ].append(numbers)
+                        print(
+                            f"  /{path} {mode} run {run + 1}: performance {numbers['performance']}, "
+                            f"TBT {numbers['tbt_ms']:.0f} ms, LCP {numbers['lcp_ms'] / 1000:.1f} s "
+                            f"({time.perf_counter() - started:.0f} s)",
+                            flush=True,
+                        )
 
     version = next(iter(results.values()))["mobile"][0]["lighthouse"]
     runs = max(args.runs, 1)
-    print(f"\nReader table: Lighthouse {version}, {'median of ' + str(runs) + ' runs' if runs > 1 else 'one run'} "
-          "per page and mode, site served gzip-compressed by nginx")
-    header = ("| page | mobile perf | mobile TBT ms | mobile LCP s | desktop perf | desktop TBT ms "
-              "| desktop LCP s | KiB transferred |")
+    print(
+        f"\nReader table: Lighthouse {version}, {'median of ' + str(runs) + ' runs' if runs > 1 else 'one run'} "
+        "per page and mode, site served gzip-compressed by nginx"
+    )
+    header = (
+        "| page | mobile perf | mobile TBT ms | mobile LCP s | desktop perf | desktop TBT ms "
+        "| desktop LCP s | KiB transferred |"
+    )
     print(header)
     print("|---|" + "---:|" * (header.count("|") - 2))
     for name, r in results.items():
         m, d = r["mobile"], r["desktop"]
-        print(f"| {name} | {median(m, 'performance'):.0f} | {median(m, 'tbt_ms'):,.0f} | {median(m, 'lcp_ms') / 1000:.1f} "
-              f"| {median(d, 'performance'):.0f} | {median(d, 'tbt_ms'):,.0f} | {median(d, 'lcp_ms') / 1000:.1f} "
-              f"| {median(m, 'bytes') / 1024:,.0f} |")
-    findings = sorted({f"{name} ({mode}): {', '.join(n['accessibility_failed'])}"
-                       for name, r in results.items() for mode in MODES for n in r[mode] if n["accessibility_failed"]})
-    print("\nLighthouse accessibility: " + ("no failed audit on any page" if not findings else "\n  " + "\n  ".join(findings)))
+        print(
+            f"| {name} | {median(m, 'performance'):.0f} | {median(m, 'tbt_ms'):,.0f} | {median(m, 'lcp_ms') / 1000:.1f} "
+            f"| {median(d, 'performance'):.0f} | {median(d, 'tbt_ms'):,.0f} | {median(d, 'lcp_ms') / 1000:.1f} "
+            f"| {median(m, 'bytes') / 1024:,.0f} |"
+        )
+    findings = sorted(
+        {
+            f"{name} ({mode}): {', '.join(n['accessibility_failed'])}"
+            for name, r in results.items()
+            for mode in MODES
+            for n in r[mode]
+            if n["accessibility_failed"]
+        }
+    )
+    print(
+        "\nLighthouse accessibility: "
+        + ("no failed audit on any page" if not findings else "\n  " + "\n  ".join(findings))
+    )
 
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)
-        args.json.write_text(json.dumps({"lighthouse": version, "runs": runs, "pages": results}, indent=2))
+        args.json.write_text(
+            json.dumps({"lighthouse": version, "runs": runs, "pages": results}, indent=2)
+        )
         print(f"\nwritten: {args.json}")
     return 0
 

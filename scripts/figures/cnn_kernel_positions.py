@@ -9,6 +9,7 @@ stride: the stride decides how many positions are visited, not how much each one
 sees. Positions and sizes come from `mlnotes.cnn.kernel_positions` and
 `mlnotes.cnn.conv_output_size`.
 """
+
 import matplotlib.pyplot as plt
 from matplotlib.patches import FancyBboxPatch, Rectangle
 
@@ -22,8 +23,12 @@ ROW = 0.8  # height of one row of the diagram, in cells
 def make_figure():
     # one row per kernel position: the panels' heights follow their numbers of rows
     rows = [conv_output_size(N, KERNEL, stride=s, padding=PADDING) for s in STRIDES]
-    fig, axes = plt.subplots(len(STRIDES), 1, figsize=(7.5, 7),
-                             gridspec_kw={"height_ratios": [4.0 + ROW * r for r in rows]})
+    fig, axes = plt.subplots(
+        len(STRIDES),
+        1,
+        figsize=(7.5, 7),
+        gridspec_kw={"height_ratios": [4.0 + ROW * r for r in rows]},
+    )
     edge = plt.rcParams["axes.edgecolor"]
     cell = dict(edgecolor=edge, linewidth=0.8)
 
@@ -46,20 +51,30 @@ def make_figure():
         for row, window in enumerate(positions):
             y = -1.0 - ROW * row
             color = f"C{1 + row % 5}"
-            ax.add_patch(FancyBboxPatch((window[0] + 0.08, y + 0.12), KERNEL - 0.16, 0.5,
-                                        boxstyle="round,pad=0,rounding_size=0.15",
-                                        facecolor=color, alpha=0.55, edgecolor=color))
+            ax.add_patch(
+                FancyBboxPatch(
+                    (window[0] + 0.08, y + 0.12),
+                    KERNEL - 0.16,
+                    0.5,
+                    boxstyle="round,pad=0,rounding_size=0.15",
+                    facecolor=color,
+                    alpha=0.55,
+                    edgecolor=color,
+                )
+            )
             centre = window[KERNEL // 2]
-            ax.plot([centre + 0.5] * 2, [y + 0.12, y_out + 1],
-                    color=color, linewidth=0.8, linestyle=":")
+            ax.plot(
+                [centre + 0.5] * 2, [y + 0.12, y_out + 1], color=color, linewidth=0.8, linestyle=":"
+            )
             ax.add_patch(Rectangle((centre, y_out), 1, 1, facecolor=color, alpha=0.55, **cell))
             ax.text(centre + 0.5, y_out + 0.5, f"$y_{row}$", ha="center", va="center")
 
         right = N + PADDING + 0.4
         ax.text(right, 0.5, f"input: $n = {N}$, padding $p = {PADDING}$", va="center")
         ax.text(right, y_out + 0.5, f"output: {out} cells", va="center")
-        ax.set_title(f"stride $s = {stride}$: {out} positions of a $k = {KERNEL}$ kernel",
-                     loc="left")
+        ax.set_title(
+            f"stride $s = {stride}$: {out} positions of a $k = {KERNEL}$ kernel", loc="left"
+        )
         ax.set(xlim=(-PADDING - 0.3, right + 5.1), ylim=(y_out - 0.2, 2.0), aspect="equal")
         ax.axis("off")
     return fig

@@ -8,6 +8,7 @@ extra cell of padding adds two output cells at stride 1 and one at stride 2; fro
 stride 3 on it adds one for every $s/2$ cells on average, so one more cell of padding
 can leave the size unchanged (the flat steps on the left).
 """
+
 import matplotlib.pyplot as plt
 import numpy as np
 
@@ -24,8 +25,11 @@ def make_figure():
     for i, s in enumerate((1, 2, 3, 4)):
         sizes = [conv_output_size(N, KERNEL, stride=s, padding=int(p)) for p in paddings]
         left.plot(paddings, sizes, marker="o", color=f"C{i}", label=f"stride $s = {s}$")
-    left.set(xlabel="padding $p$ (cells on each side)", ylabel="output size",
-             title=f"against padding ($n = {N}$, $k = {KERNEL}$)")
+    left.set(
+        xlabel="padding $p$ (cells on each side)",
+        ylabel="output size",
+        title=f"against padding ($n = {N}$, $k = {KERNEL}$)",
+    )
     left.legend()
 
     for i, p in enumerate((0, 1, 2)):

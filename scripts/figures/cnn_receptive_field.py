@@ -7,6 +7,7 @@ At stride 1 it grows by 2 cells per layer; with stride $s > 1$ each layer multip
 growth of all the layers after it by $s$, so it grows geometrically.
 A larger stride makes the features of later layers *less* localized, not more.
 """
+
 import matplotlib.pyplot as plt
 import numpy as np
 
@@ -21,10 +22,20 @@ def make_figure():
     for i, s in enumerate((1, 2, 3)):
         fields = [receptive_field([KERNEL] * L, strides=[s] * L) for L in depths]
         ax.plot(depths, fields, marker="o", color=f"C{i}", label=f"stride $s = {s}$")
-        ax.annotate(f"{fields[-1]}", (depths[-1], fields[-1]), xytext=(6, 0),
-                    textcoords="offset points", va="center", color=f"C{i}")
-    ax.set(yscale="log", xlabel="layers $L$", ylabel="receptive field (input cells)",
-           title=f"Receptive field of $L$ stacked $k = {KERNEL}$ convolutions")
+        ax.annotate(
+            f"{fields[-1]}",
+            (depths[-1], fields[-1]),
+            xytext=(6, 0),
+            textcoords="offset points",
+            va="center",
+            color=f"C{i}",
+        )
+    ax.set(
+        yscale="log",
+        xlabel="layers $L$",
+        ylabel="receptive field (input cells)",
+        title=f"Receptive field of $L$ stacked $k = {KERNEL}$ convolutions",
+    )
     ax.set_yticks([3, 10, 30, 100, 300, 1000], labels=["3", "10", "30", "100", "300", "1000"])
     ax.grid(True, which="major")
     ax.legend()

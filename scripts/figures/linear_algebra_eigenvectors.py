@@ -7,6 +7,7 @@ well as stretched; the eigenvectors $\mathbf{u}_1, \mathbf{u}_2$, computed with
 $\lambda_1 = 2.5$ and $\lambda_2 = 1$. The eigenvectors of this non-symmetric matrix
 are not orthogonal, and they are not the axes of the ellipse.
 """
+
 import matplotlib.pyplot as plt
 import numpy as np
 
@@ -24,12 +25,15 @@ def make_figure():
     circle = np.stack([np.cos(theta), np.sin(theta)])
     x = np.array([np.cos(1.9), np.sin(1.9)])  # a unit vector that is no eigenvector
 
-    fig, axes = plt.subplots(1, 2, figsize=(10, 4.4), sharex=True, sharey=True,
-                             layout="constrained")
+    fig, axes = plt.subplots(
+        1, 2, figsize=(10, 4.4), sharex=True, sharey=True, layout="constrained"
+    )
     arrow = dict(angles="xy", scale_units="xy", scale=1, width=0.01)
     edge = plt.rcParams["axes.edgecolor"]
-    for ax, M, title in ((axes[0], np.eye(2), r"unit vectors $\mathbf{x}$"),
-                         (axes[1], A, r"their images $\mathbf{A}\mathbf{x}$")):
+    for ax, M, title in (
+        (axes[0], np.eye(2), r"unit vectors $\mathbf{x}$"),
+        (axes[1], A, r"their images $\mathbf{A}\mathbf{x}$"),
+    ):
         curve = M @ circle
         ax.plot(*curve, color=edge, alpha=0.6, linewidth=1.2)
         for i, color in enumerate(("C0", "C1")):
@@ -39,17 +43,25 @@ def make_figure():
             ax.quiver(0, 0, *image, color=color, **arrow)
             u = rf"\mathbf{{u}}_{i + 1}"
             label = rf"$\mathbf{{A}}{u} = {eigenvalues[i]:g}\,{u}$" if M is A else f"${u}$"
-            ax.annotate(label, image, xytext=(6, -14 if i else 4), textcoords="offset points",
-                        color=color)
+            ax.annotate(
+                label, image, xytext=(6, -14 if i else 4), textcoords="offset points", color=color
+            )
         image = M @ x
         ax.quiver(0, 0, *image, color="C2", **arrow)
-        ax.annotate(r"$\mathbf{A}\mathbf{x}$" if M is A else r"$\mathbf{x}$", image,
-                    xytext=(-22, 2), textcoords="offset points", color="C2")
+        ax.annotate(
+            r"$\mathbf{A}\mathbf{x}$" if M is A else r"$\mathbf{x}$",
+            image,
+            xytext=(-22, 2),
+            textcoords="offset points",
+            color="C2",
+        )
         ax.axhline(0, color=plt.rcParams["grid.color"], linewidth=0.8, zorder=0)
         ax.axvline(0, color=plt.rcParams["grid.color"], linewidth=0.8, zorder=0)
         ax.set(aspect="equal", xlim=(-3, 3), ylim=(-2.3, 2.3), title=title)
-    fig.suptitle(r"$\mathbf{A}$ = [[2, 1], [0.5, 1.5]]: "
-                 "the eigenvectors keep their direction")
+    fig.suptitle(
+        r"$\mathbf{A}$ = [[2, 1], [0.5, 1.5]]: "
+        "the eigenvectors keep their direction"
+    )
     return fig
 
 

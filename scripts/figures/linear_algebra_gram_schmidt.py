@@ -9,6 +9,7 @@ Step 3 divides each $\mathbf{v}_i$ (faded) by its length. The orthogonal and ort
 vectors come from `mlnotes.linalg.gram_schmidt`, the projection from
 `mlnotes.linalg.project`.
 """
+
 import matplotlib.pyplot as plt
 import numpy as np
 
@@ -18,8 +19,8 @@ from mlnotes.linalg import gram_schmidt, project
 def make_figure():
     x1, x2 = np.array([2.0, 0.5]), np.array([1.0, 2.0])
     V = gram_schmidt(np.column_stack([x1, x2]), normalize=False)  # v1, v2
-    Q = gram_schmidt(np.column_stack([x1, x2]))                   # q1, q2
-    p = project(x2, V[:, 0])                                      # proj(x2, v1)
+    Q = gram_schmidt(np.column_stack([x1, x2]))  # q1, q2
+    p = project(x2, V[:, 0])  # proj(x2, v1)
     # the notes' formula: divides by ||v1|| where it must divide by ||v1||^2
     p_notes = (x2 @ V[:, 0]) / np.linalg.norm(V[:, 0]) * V[:, 0]
     v2_notes = x2 - p_notes
@@ -29,13 +30,24 @@ def make_figure():
 
     def vector(ax, v, color, label, offset=(4, 4), **kw):
         ax.quiver(0, 0, *v, color=color, **arrow, **kw)
-        ax.annotate(label, v, xytext=offset, textcoords="offset points", color=color,
-                    alpha=kw.get("alpha", 1.0))
+        ax.annotate(
+            label,
+            v,
+            xytext=offset,
+            textcoords="offset points",
+            color=color,
+            alpha=kw.get("alpha", 1.0),
+        )
 
     def dashed_vector(ax, v, color, label, offset):
-        ax.annotate("", xy=v, xytext=(0, 0),
-                    arrowprops=dict(arrowstyle="-|>", linestyle="--", color=color,
-                                    linewidth=1.4, shrinkA=0, shrinkB=0))
+        ax.annotate(
+            "",
+            xy=v,
+            xytext=(0, 0),
+            arrowprops=dict(
+                arrowstyle="-|>", linestyle="--", color=color, linewidth=1.4, shrinkA=0, shrinkB=0
+            ),
+        )
         ax.annotate(label, v, xytext=offset, textcoords="offset points", color=color)
 
     ax = axes[0]
@@ -51,18 +63,34 @@ def make_figure():
     vector(ax, p, "C1", r"proj$(\mathbf{x}_2, \mathbf{v}_1)$", offset=(-26, -20))
     vector(ax, V[:, 1], "C4", r"$\mathbf{v}_2$", offset=(6, -4))
     ax.plot(*np.array([x2, p]).T, color="C4", linestyle=":", linewidth=1.0)
-    ax.legend(handles=[
-        plt.Line2D([], [], color="C4", label=r"$\mathbf{v}_2 \perp \mathbf{v}_1$"),
-        plt.Line2D([], [], color="C3", linestyle="--",
-                   label=r"notes' formula ($\div\|\mathbf{v}_1\|$): not $\perp$"),
-    ], loc="lower center")
-    ax.set_title(r"2. $\mathbf{v}_2 = \mathbf{x}_2 - "
-                 r"\frac{\mathbf{x}_2\cdot\mathbf{v}_1}{\|\mathbf{v}_1\|^2}\mathbf{v}_1$")
+    ax.legend(
+        handles=[
+            plt.Line2D([], [], color="C4", label=r"$\mathbf{v}_2 \perp \mathbf{v}_1$"),
+            plt.Line2D(
+                [],
+                [],
+                color="C3",
+                linestyle="--",
+                label=r"notes' formula ($\div\|\mathbf{v}_1\|$): not $\perp$",
+            ),
+        ],
+        loc="lower center",
+    )
+    ax.set_title(
+        r"2. $\mathbf{v}_2 = \mathbf{x}_2 - "
+        r"\frac{\mathbf{x}_2\cdot\mathbf{v}_1}{\|\mathbf{v}_1\|^2}\mathbf{v}_1$"
+    )
 
     ax = axes[2]
     theta = np.linspace(0, 2 * np.pi, 200)
-    ax.plot(np.cos(theta), np.sin(theta), color=plt.rcParams["axes.edgecolor"],
-            alpha=0.5, linewidth=1.0, label="unit circle")
+    ax.plot(
+        np.cos(theta),
+        np.sin(theta),
+        color=plt.rcParams["axes.edgecolor"],
+        alpha=0.5,
+        linewidth=1.0,
+        label="unit circle",
+    )
     vector(ax, x1, "C0", r"$\mathbf{v}_1$", alpha=0.35, offset=(-4, 6))
     vector(ax, V[:, 1], "C4", r"$\mathbf{v}_2$", alpha=0.35, offset=(-18, 2))
     vector(ax, Q[:, 0], "C0", r"$\mathbf{q}_1$", offset=(2, -16))

@@ -7,6 +7,7 @@ the plane spanned by the two columns of $\mathbf{A}$. Both projections are compu
 (dashed) meets the line or the plane at a right angle, which is what makes
 $\mathbf{p}$ the closest point.
 """
+
 import matplotlib.pyplot as plt
 import numpy as np
 
@@ -43,17 +44,27 @@ def make_figure():
     ax.quiver(0, 0, *y, color="C0", **arrow)
     ax.quiver(0, 0, *p, color="C1", **arrow)
     ax.quiver(0, 0, *a, color="C2", **arrow, zorder=3)
-    ax.plot(*np.array([y, p]).T, color="C4", linestyle="--",
-            label=r"residual $\mathbf{y}-\mathbf{p}$")
+    ax.plot(
+        *np.array([y, p]).T, color="C4", linestyle="--", label=r"residual $\mathbf{y}-\mathbf{p}$"
+    )
     right_angle(ax, p, -a, y - p, 0.18)
     label = dict(textcoords="offset points")
     ax.annotate(r"$\mathbf{a}$", a, xytext=(-2, -16), color="C2", **label)
     ax.annotate(r"$\mathbf{y}$", y, xytext=(-4, 6), color="C0", **label)
-    ax.annotate(r"$\mathbf{p} = \mathrm{proj}(\mathbf{y}, \mathbf{a})$", p, xytext=(6, -16),
-                color="C1", **label)
-    ax.set(xlim=(-1.0, 4.0), ylim=(-0.6, 3.0), aspect="equal",
-           title=r"onto a line: $\mathbf{p} = "
-                 r"\frac{\mathbf{y}\cdot\mathbf{a}}{\|\mathbf{a}\|^2}\,\mathbf{a}$")
+    ax.annotate(
+        r"$\mathbf{p} = \mathrm{proj}(\mathbf{y}, \mathbf{a})$",
+        p,
+        xytext=(6, -16),
+        color="C1",
+        **label,
+    )
+    ax.set(
+        xlim=(-1.0, 4.0),
+        ylim=(-0.6, 3.0),
+        aspect="equal",
+        title=r"onto a line: $\mathbf{p} = "
+        r"\frac{\mathbf{y}\cdot\mathbf{a}}{\|\mathbf{a}\|^2}\,\mathbf{a}$",
+    )
     ax.legend(loc="upper right")
 
     # --- plane ------------------------------------------------------------------------
@@ -69,10 +80,18 @@ def make_figure():
     right_angle(ax3, p3, -p3, y3 - p3, 0.12)
     ax3.text(*y3, r"  $\mathbf{y}$", color="C0")
     ax3.text(*p3, r"  $\mathbf{p}$", color="C1")
-    ax3.set(xlabel="$x$", ylabel="$y$", zlabel="$z$", xticks=[], yticks=[], zticks=[],
-            xlim=(-0.4, 1.4), ylim=(-0.4, 1.4),
-            zlim=(-0.2, 1.8),
-            title=r"onto a plane: $\mathbf{p} = \mathrm{proj}(\mathbf{y}, \mathbf{A})$")
+    ax3.set(
+        xlabel="$x$",
+        ylabel="$y$",
+        zlabel="$z$",
+        xticks=[],
+        yticks=[],
+        zticks=[],
+        xlim=(-0.4, 1.4),
+        ylim=(-0.4, 1.4),
+        zlim=(-0.2, 1.8),
+        title=r"onto a plane: $\mathbf{p} = \mathrm{proj}(\mathbf{y}, \mathbf{A})$",
+    )
     ax3.view_init(elev=18, azim=-60)
     for axis in (ax3.xaxis, ax3.yaxis, ax3.zaxis):
         axis.set_pane_color((0, 0, 0, 0))  # transparent panes: the page shows through

@@ -7,6 +7,7 @@ values, drawn as stems at the integers of the support. The pmfs come from
 binomial, Poisson and geometric ones with the formulas written out); the dotted line in each panel marks the mean of the distribution
 drawn in the same colour (from the `*_mean_var` functions).
 """
+
 import matplotlib.pyplot as plt
 import numpy as np
 
@@ -30,15 +31,43 @@ def stems(ax, y, pmf, offset, color, label):
 
 def make_figure():
     panels = [
-        ("Bernoulli: $p(y) = \\theta^y (1-\\theta)^{1-y}$", np.arange(0, 2),
-         [(bernoulli_pmf, bernoulli_mean_var, (theta,), rf"$\theta = {theta}$") for theta in (0.2, 0.5, 0.8)]),
-        ("Binomial, $N = 10$: $p(y) = \\binom{N}{y}\\theta^y(1-\\theta)^{N-y}$", np.arange(0, 11),
-         [(lambda y, t: binomial_pmf(y, 10, t), lambda t: binomial_mean_var(10, t), (theta,),
-           rf"$\theta = {theta}$") for theta in (0.2, 0.5, 0.8)]),
-        ("Poisson: $p(y) = \\lambda^y e^{-\\lambda} / y!$", np.arange(0, 19),
-         [(poisson_pmf, poisson_mean_var, (lam,), rf"$\lambda = {lam:g}$") for lam in (1.0, 4.0, 10.0)]),
-        ("Geometric: $p(y) = (1-\\theta)^{y-1}\\theta$", np.arange(1, 13),
-         [(geometric_pmf, geometric_mean_var, (theta,), rf"$\theta = {theta}$") for theta in (0.2, 0.5, 0.8)]),
+        (
+            "Bernoulli: $p(y) = \\theta^y (1-\\theta)^{1-y}$",
+            np.arange(0, 2),
+            [
+                (bernoulli_pmf, bernoulli_mean_var, (theta,), rf"$\theta = {theta}$")
+                for theta in (0.2, 0.5, 0.8)
+            ],
+        ),
+        (
+            "Binomial, $N = 10$: $p(y) = \\binom{N}{y}\\theta^y(1-\\theta)^{N-y}$",
+            np.arange(0, 11),
+            [
+                (
+                    lambda y, t: binomial_pmf(y, 10, t),
+                    lambda t: binomial_mean_var(10, t),
+                    (theta,),
+                    rf"$\theta = {theta}$",
+                )
+                for theta in (0.2, 0.5, 0.8)
+            ],
+        ),
+        (
+            "Poisson: $p(y) = \\lambda^y e^{-\\lambda} / y!$",
+            np.arange(0, 19),
+            [
+                (poisson_pmf, poisson_mean_var, (lam,), rf"$\lambda = {lam:g}$")
+                for lam in (1.0, 4.0, 10.0)
+            ],
+        ),
+        (
+            "Geometric: $p(y) = (1-\\theta)^{y-1}\\theta$",
+            np.arange(1, 13),
+            [
+                (geometric_pmf, geometric_mean_var, (theta,), rf"$\theta = {theta}$")
+                for theta in (0.2, 0.5, 0.8)
+            ],
+        ),
     ]
     fig, axes = plt.subplots(2, 2, figsize=(9, 6.4), layout="constrained")
     for ax, (title, y, curves) in zip(axes.flat, panels):
@@ -52,7 +81,7 @@ def make_figure():
             mean, _ = mean_var(*params)
             ax.axvline(mean, color=color, linestyle=":", linewidth=1.2)
         ax.set(title=title, xlabel="$y$", ylabel="$p(Y = y)$", xticks=y if len(y) <= 13 else y[::2])
-        ax.set_ylim(0, 1.35 * top)   # head room for the legend
+        ax.set_ylim(0, 1.35 * top)  # head room for the legend
         ax.legend(loc="upper right", ncols=3, columnspacing=1.0, handletextpad=0.2)
     fig.suptitle("Discrete pmfs (dotted lines: the means)")
     return fig

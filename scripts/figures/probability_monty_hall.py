@@ -9,6 +9,7 @@ lines; the shaded band is $\pm 2$ standard errors, $2\sqrt{p(1-p)/n}$, around th
 with seed 0, on and off between 119 and 164 games and again between 343 and 1,143). The curves are drawn at about 1,000 log-spaced values of
 $n$ (every game up to 143), which is all a log axis can show.
 """
+
 import matplotlib.pyplot as plt
 import numpy as np
 
@@ -19,25 +20,45 @@ N_GAMES = 100_000
 
 def make_figure():
     n = np.arange(1, N_GAMES + 1)
-    shown = np.unique(np.geomspace(1, N_GAMES, 1500).astype(int)) - 1   # indices to draw
-    exact = monty_hall_posterior(chosen=1, opened=3)   # {1: 1/3, 2: 2/3, 3: 0}
-    strategies = [("always switch", True, float(exact[2]), "C0"),
-                  ("always stay", False, float(exact[1]), "C1")]
+    shown = np.unique(np.geomspace(1, N_GAMES, 1500).astype(int)) - 1  # indices to draw
+    exact = monty_hall_posterior(chosen=1, opened=3)  # {1: 1/3, 2: 2/3, 3: 0}
+    strategies = [
+        ("always switch", True, float(exact[2]), "C0"),
+        ("always stay", False, float(exact[1]), "C1"),
+    ]
 
     fig, ax = plt.subplots(figsize=(8, 4))
     for label, switch, p, color in strategies:
         wins = monty_hall_wins(N_GAMES, switch=switch, seed=0)
         running_rate = np.cumsum(wins) / n
         band = 2 * np.sqrt(p * (1 - p) / n)
-        ax.fill_between(n[shown], (p - band)[shown], (p + band)[shown], color=color, alpha=0.15, linewidth=0)
-        ax.plot(n[shown], running_rate[shown], color=color,
-                label=f"{label}: {running_rate[-1]:.3f} after {N_GAMES:,} games")
+        ax.fill_between(
+            n[shown], (p - band)[shown], (p + band)[shown], color=color, alpha=0.15, linewidth=0
+        )
+        ax.plot(
+            n[shown],
+            running_rate[shown],
+            color=color,
+            label=f"{label}: {running_rate[-1]:.3f} after {N_GAMES:,} games",
+        )
         ax.axhline(p, color=color, linestyle="--", linewidth=1.0)
-        ax.annotate(f"exact {exact[2] if switch else exact[1]}", xy=(N_GAMES, p), xytext=(4, 0),
-                    textcoords="offset points", va="center", color=color)
+        ax.annotate(
+            f"exact {exact[2] if switch else exact[1]}",
+            xy=(N_GAMES, p),
+            xytext=(4, 0),
+            textcoords="offset points",
+            va="center",
+            color=color,
+        )
 
-    ax.set(xscale="log", xlim=(1, N_GAMES), ylim=(0, 1), xlabel="number of games $n$",
-           ylabel="fraction of games won", title="Switching wins 2/3 of the games, staying 1/3")
+    ax.set(
+        xscale="log",
+        xlim=(1, N_GAMES),
+        ylim=(0, 1),
+        xlabel="number of games $n$",
+        ylabel="fraction of games won",
+        title="Switching wins 2/3 of the games, staying 1/3",
+    )
     ax.legend(loc="upper right")
     return fig
 

@@ -6,6 +6,7 @@ variation distance between the two, which falls like $1/N$ and stays under Le Ca
 bound $\lambda^2/N$. The pmfs are `mlnotes.distributions.binomial_pmf` and
 `poisson_pmf`; the distance is `binomial_poisson_distance`.
 """
+
 import matplotlib.pyplot as plt
 import numpy as np
 
@@ -19,21 +20,45 @@ def make_figure():
     fig, (left, right) = plt.subplots(1, 2, figsize=(10, 3.9), layout="constrained")
 
     for i, n in enumerate((4, 8, 30)):
-        left.plot(y, binomial_pmf(y, n, LAM / n), "o-", color=f"C{i + 1}", markersize=4,
-                  linewidth=1.2, label=rf"$\mathrm{{Bin}}(N = {n}, \theta = {LAM:g}/{n})$")
+        left.plot(
+            y,
+            binomial_pmf(y, n, LAM / n),
+            "o-",
+            color=f"C{i + 1}",
+            markersize=4,
+            linewidth=1.2,
+            label=rf"$\mathrm{{Bin}}(N = {n}, \theta = {LAM:g}/{n})$",
+        )
     ink = plt.rcParams["axes.edgecolor"]  # the theme's text colour
-    left.bar(y, poisson_pmf(y, LAM), width=0.6, color="C0", alpha=0.35,
-             label=rf"$\mathrm{{Poi}}(\lambda = {LAM:g})$")
+    left.bar(
+        y,
+        poisson_pmf(y, LAM),
+        width=0.6,
+        color="C0",
+        alpha=0.35,
+        label=rf"$\mathrm{{Poi}}(\lambda = {LAM:g})$",
+    )
     left.set(xlabel="$y$", ylabel="$p(Y = y)$", xticks=y, title="Same mean $N\\theta = \\lambda$")
     left.legend()
 
     ns = np.unique(np.logspace(np.log10(4), 4, 40).astype(int))
     distances = [binomial_poisson_distance(LAM, int(n)) for n in ns]
-    right.loglog(ns, distances, "o-", color="C0", markersize=3,
-                 label=r"$d_{TV}(\mathrm{Bin}(N, \lambda/N), \mathrm{Poi}(\lambda))$")
-    right.loglog(ns, LAM**2 / ns, "--", color=ink, linewidth=1.0, label=r"Le Cam's bound $\lambda^2/N$")
-    right.set(xlabel="number of trials $N$", ylabel="total variation distance",
-              title="The gap closes like $1/N$")
+    right.loglog(
+        ns,
+        distances,
+        "o-",
+        color="C0",
+        markersize=3,
+        label=r"$d_{TV}(\mathrm{Bin}(N, \lambda/N), \mathrm{Poi}(\lambda))$",
+    )
+    right.loglog(
+        ns, LAM**2 / ns, "--", color=ink, linewidth=1.0, label=r"Le Cam's bound $\lambda^2/N$"
+    )
+    right.set(
+        xlabel="number of trials $N$",
+        ylabel="total variation distance",
+        title="The gap closes like $1/N$",
+    )
     right.grid(True, which="major")
     right.legend()
     return fig

@@ -8,6 +8,7 @@ positions, longer than the plot). As a function of a real position each dimensio
 periodic, with period 2π/ω_i = 2π·10000^(2i/d), growing exponentially with the index i;
 on the integer positions plotted no value repeats exactly (the post's section 2.1).
 """
+
 import matplotlib.pyplot as plt
 import torch
 
@@ -24,8 +25,13 @@ def make_figure():
     fig, ax = plt.subplots(figsize=(7.5, 3.8))
     for j in range(EMBED_DIM):
         i, fn = j // 2, ("sin", "cos")[j % 2]
-        ax.plot(pos, table[:, j], color=f"C{j}", linestyle="-" if fn == "sin" else "--",
-                label=f"dim {j}: {fn}(pos · ω$_{i}$), ω$_{i}$ = {omega[i].item():g}")
+        ax.plot(
+            pos,
+            table[:, j],
+            color=f"C{j}",
+            linestyle="-" if fn == "sin" else "--",
+            label=f"dim {j}: {fn}(pos · ω$_{i}$), ω$_{i}$ = {omega[i].item():g}",
+        )
     ax.set(xlabel="position pos", ylabel="SE(pos, j)", xlim=(0, MAX_POS - 1), ylim=(-1.1, 1.1))
     ax.grid(True)
     ax.legend(loc="lower center", bbox_to_anchor=(0.5, 1.01), ncols=2, borderaxespad=0)

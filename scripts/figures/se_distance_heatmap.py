@@ -7,6 +7,7 @@ larger away from it, though not monotonically (Figure 4); it depends on the offs
 |pos₂ − pos₁| only, so it is the same along every line parallel to the diagonal (in the
 float32 table drawn here, to within 10⁻⁴).
 """
+
 import math
 
 import matplotlib.pyplot as plt
@@ -21,11 +22,16 @@ def make_figure():
     distances = pairwise_distances(table).numpy()  # (1000, 1000)
 
     fig, ax = plt.subplots(figsize=(6.4, 5.2))
-    image = ax.imshow(distances, cmap="viridis", vmin=0, vmax=math.sqrt(EMBED_DIM),
-                      origin="upper", interpolation="antialiased")
+    image = ax.imshow(
+        distances,
+        cmap="viridis",
+        vmin=0,
+        vmax=math.sqrt(EMBED_DIM),
+        origin="upper",
+        interpolation="antialiased",
+    )
     fig.colorbar(image, ax=ax, label="‖SE(pos₁) − SE(pos₂)‖₂   (max shown: √d ≈ 31.6)")
-    ax.set(xlabel="pos₂", ylabel="pos₁",
-           title=f"Distances between embeddings, d = {EMBED_DIM}")
+    ax.set(xlabel="pos₂", ylabel="pos₁", title=f"Distances between embeddings, d = {EMBED_DIM}")
     return fig
 
 

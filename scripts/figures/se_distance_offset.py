@@ -9,6 +9,7 @@ monotonically (it first decreases from k = 68 to k = 69), towards √d (below it
 offsets, at most 28.95; for offsets of many thousands it oscillates around √d): it
 neither decreases with |k| nor grows linearly.
 """
+
 import math
 
 import matplotlib.pyplot as plt
@@ -28,13 +29,17 @@ def make_figure():
     fig, ax = plt.subplots(figsize=(7.5, 3.8))
     ax.plot(k, closed_form, color="C0", linewidth=1.2, label="distance_at_offset(k, d)")
     ax.plot(ks, table[0, ks], "o", color="C1", markersize=5, label="table row t = 0")
-    ax.plot(ks, table[500, 500 + ks], "x", color="C2", markersize=6, mew=1.6,
-            label="table row t = 500")
-    ax.axhline(math.sqrt(EMBED_DIM), color="C3", linestyle="--", linewidth=1.2,
-               label="√d ≈ 31.6")
-    ax.set(xlabel="offset k = pos₂ − pos₁", ylabel="‖SE(t + k) − SE(t)‖₂",
-           xlim=(0, MAX_POS - 1), ylim=(0, 34),
-           title=f"Distance against offset, d = {EMBED_DIM}: the same for every t")
+    ax.plot(
+        ks, table[500, 500 + ks], "x", color="C2", markersize=6, mew=1.6, label="table row t = 500"
+    )
+    ax.axhline(math.sqrt(EMBED_DIM), color="C3", linestyle="--", linewidth=1.2, label="√d ≈ 31.6")
+    ax.set(
+        xlabel="offset k = pos₂ − pos₁",
+        ylabel="‖SE(t + k) − SE(t)‖₂",
+        xlim=(0, MAX_POS - 1),
+        ylim=(0, 34),
+        title=f"Distance against offset, d = {EMBED_DIM}: the same for every t",
+    )
     ax.grid(True)
     ax.legend(loc="lower right")
     return fig

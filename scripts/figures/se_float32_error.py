@@ -12,6 +12,7 @@ linearly with the position and stays between 0.3 and 1.3 times pos·2⁻²⁴ (t
 guide). From 2²⁴ = 16 777 216 on, consecutive positions are not all distinct float32
 numbers (2²⁴ + 1 rounds to 2²⁴).
 """
+
 import matplotlib.pyplot as plt
 import torch
 
@@ -25,12 +26,26 @@ def make_figure():
 
     fig, ax = plt.subplots(figsize=(7.5, 3.8))
     for n, d in enumerate(EMBED_DIMS):
-        ax.loglog(positions, rounding_error(positions, d), color=f"C{n}", linewidth=1.4,
-                  label=f"float32 table, d = {d}")
-    ax.loglog(positions, positions * 2.0**-24, color="C3", linestyle="--", linewidth=1.2,
-              label="pos · 2⁻²⁴")
-    ax.set(xlabel="position pos", ylabel="max |SE₃₂ − SE₆₄| in the row",
-           title="Rounding error of SE computed in float32")
+        ax.loglog(
+            positions,
+            rounding_error(positions, d),
+            color=f"C{n}",
+            linewidth=1.4,
+            label=f"float32 table, d = {d}",
+        )
+    ax.loglog(
+        positions,
+        positions * 2.0**-24,
+        color="C3",
+        linestyle="--",
+        linewidth=1.2,
+        label="pos · 2⁻²⁴",
+    )
+    ax.set(
+        xlabel="position pos",
+        ylabel="max |SE₃₂ − SE₆₄| in the row",
+        title="Rounding error of SE computed in float32",
+    )
     ax.grid(True, which="major")
     ax.legend(loc="upper left")
     return fig

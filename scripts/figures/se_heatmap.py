@@ -7,6 +7,7 @@ from each position to the next one of columns 0 to 3 changes by more than 0.5, w
 each of columns 90 to 127 changes by less than 0.2 over the 100 positions (the sines stay
 below 0.16, the cosines above 0.98). A diverging colormap centred on 0 shows the sign.
 """
+
 import matplotlib.pyplot as plt
 
 from mlnotes.embeddings import sinusoidal_embeddings
@@ -18,11 +19,13 @@ def make_figure():
     table = sinusoidal_embeddings(MAX_POS, EMBED_DIM).numpy()  # (100, 128)
 
     fig, ax = plt.subplots(figsize=(8, 4))
-    image = ax.imshow(table, aspect="auto", cmap="RdBu_r", vmin=-1, vmax=1,
-                      interpolation="nearest")
+    image = ax.imshow(table, aspect="auto", cmap="RdBu_r", vmin=-1, vmax=1, interpolation="nearest")
     fig.colorbar(image, ax=ax, label="SE(pos, j)")
-    ax.set(xlabel="dimension j  (even: sin, odd: cos)", ylabel="position pos",
-           title=f"SE(pos) for {MAX_POS} positions, d = {EMBED_DIM}")
+    ax.set(
+        xlabel="dimension j  (even: sin, odd: cos)",
+        ylabel="position pos",
+        title=f"SE(pos) for {MAX_POS} positions, d = {EMBED_DIM}",
+    )
     return fig
 
 
