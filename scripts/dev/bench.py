@@ -124,7 +124,9 @@ def build(tree: Path) -> dict:
         "seconds": round(time.perf_counter() - start, 2),
         "returncode": proc.returncode,
         "figures": sorted(figures.get("built", [])),
-        "notebooks": sorted(Path(p).stem for p in re.findall(r"Cache miss, writing: (\S+)", log)),
+        # executed by the build (scripts/build/apparatus.py's log line); mkdocs-jupyter's own
+        # "Cache miss" says only that the executed notebook's bytes changed
+        "notebooks": sorted(set(re.findall(r"notebook ([\w.-]+)\.py: executed", log))),
         "log_tail": log[-3000:] if proc.returncode else "",
     }
 
