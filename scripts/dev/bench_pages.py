@@ -82,13 +82,18 @@ def site_pages(site: Path) -> list[str]:
 
 
 def build(target: Path) -> None:
+    """`mkdocs build --strict` of this tree into `target` (also scripts/dev/bench_reader.py's).
+    No `--quiet`: under MkDocs 1.6.1 it hides the warnings `--strict` fails on."""
     env = dict(os.environ, NO_MKDOCS_2_WARNING="1", PYTHONWARNINGS="ignore")
-    subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--quiet", "--site-dir", str(target)],
+    result = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(target)],
         cwd=ROOT,
         env=env,
-        check=True,
+        capture_output=True,
+        text=True,
     )
+    if result.returncode:
+        raise SystemExit(f"mkdocs build --strict failed:\n{result.stderr[-4000:]}")
 
 
 def wait_for_typeset(page, minimum: int = 1, timeout: float = 60000) -> None:

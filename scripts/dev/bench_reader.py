@@ -24,19 +24,21 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import socket
 import statistics
 import subprocess
-import sys
 import tempfile
 import time
 import urllib.request
 from contextlib import contextmanager
 from pathlib import Path
 
+# scripts/dev is the script's folder (sys.path[0]): its helpers are shared, not copied
+from bench_loop import free_port
+from bench_pages import build
+from headless import CHROMIUM
+
 ROOT = Path(__file__).resolve().parents[2]
 NGINX = "/usr/sbin/nginx"
-CHROMIUM = "/usr/bin/chromium"
 CHROME_FLAGS = "--headless=new --no-sandbox"
 
 # The reading pages; the post's address is found in the built site (`post` below).
@@ -87,12 +89,6 @@ http {{
     }}
 }}
 """
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 @contextmanager
@@ -221,16 +217,6 @@ def lighthouse(command: list[str], url: str, extra: list[str], out: Path) -> dic
         "main_thread_ms": audits.get("mainthread-work-breakdown", {}).get("numericValue"),
         "bootup_ms": audits.get("bootup-time", {}).get("numericValue"),
     }
-
-
-def build(target: Path) -> None:
-    env = dict(os.environ, NO_MKDOCS_2_WARNING="1", PYTHONWARNINGS="ignore")
-    subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet", "--site-dir", str(target)],
-        cwd=ROOT,
-        env=env,
-        check=True,
-    )
 
 
 def median(runs: list[dict], key: str) -> float:
