@@ -208,7 +208,7 @@ def test_the_offline_copy_reads_from_disk(offline_site, browser):
 
 def test_the_offline_zip_is_linked_from_the_landing_page_when_present(tmp_path, monkeypatch):
     """`make site` after `make offline`: the zip goes into the site, and into no offline copy."""
-    import hooks
+    from mlnotes_site import hooks
     from mkdocs.config import load_config
 
     zipped = tmp_path / "mlnotes-offline.zip"

@@ -10,8 +10,7 @@ from pathlib import Path
 import pytest
 from mkdocs_jupyter import plugin
 
-import apparatus  # scripts/build, on sys.path through pytest's `pythonpath` (pyproject.toml)
-import build_figures
+from mlnotes_site import apparatus, build_figures
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -147,10 +146,10 @@ def test_the_site_config_leaves_mkdocs_jupyter_as_it_ships():
     config = load_config(str(ROOT / "mkdocs.yml"))
     ran = []
     for name, hook in config.plugins.items():
-        if name.startswith("scripts/build/") and hasattr(hook, "on_config"):
+        if name.startswith("scripts/mlnotes_site/") and hasattr(hook, "on_config"):
             hook.on_config(config)
             ran.append(name)
-    assert "scripts/build/hooks.py" in ran
+    assert "scripts/mlnotes_site/hooks.py" in ran
     assert plugin._compute_cache_key is original
     assert plugin._compute_cache_key.__module__ == "mkdocs_jupyter.plugin"
     assert not hasattr(plugin._compute_cache_key, "__wrapped__")
@@ -159,10 +158,10 @@ def test_the_site_config_leaves_mkdocs_jupyter_as_it_ships():
 def test_the_serve_rebuilds_every_page_when_a_folders_meta_changes(tmp_path):
     """`make serve` re-renders every page when an input every page reads changes: a folder's
     `.meta.yml` (Material's meta plugin: the search boost) or `.authors.yml` is one, though
-    neither is a page nor copied into the site (scripts/build/incremental.py)."""
+    neither is a page nor copied into the site (scripts/mlnotes_site/incremental.py)."""
     from types import SimpleNamespace
 
-    import incremental
+    from mlnotes_site import incremental
 
     docs = tmp_path / "docs"
     (docs / "notes").mkdir(parents=True)
@@ -183,14 +182,14 @@ def test_the_serve_rebuilds_every_page_when_a_folders_meta_changes(tmp_path):
     assert incremental._global_key(tmp_path, config) != second
 
 
-# `make serve`'s warm figure workers (scripts/build/hooks.py) must not outlive the server:
+# `make serve`'s warm figure workers (scripts/mlnotes_site/hooks.py) must not outlive the server:
 # a process pool's worker holds both ends of its task queue, so a killed server leaves it
 # waiting for ever unless it watches for its parent (build_figures.warm_worker).
 SERVER = """
 import multiprocessing, os, sys, time
 from concurrent.futures import ProcessPoolExecutor
-sys.path.insert(0, {build!r})
-import build_figures
+sys.path.insert(0, {scripts!r})
+from mlnotes_site import build_figures
 
 if __name__ == "__main__":
     pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"),
@@ -208,7 +207,7 @@ def test_warm_figure_worker_exits_when_its_server_is_killed(tmp_path):
     import time
 
     script = tmp_path / "server.py"
-    script.write_text(SERVER.format(build=str(ROOT / "scripts" / "build")))
+    script.write_text(SERVER.format(scripts=str(ROOT / "scripts")))
     server = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True)
     try:
         worker = int(server.stdout.readline())

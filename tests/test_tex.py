@@ -1,4 +1,4 @@
-"""Every TeX expression is checked when the site is built (scripts/build/tex.py): a broken
+"""Every TeX expression is checked when the site is built (scripts/mlnotes_site/tex.py): a broken
 one fails the strict build, naming the page and the expression."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-import tex  # scripts/build, on sys.path through pytest's `pythonpath` (pyproject.toml)
+from mlnotes_site import tex
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -76,7 +76,7 @@ def test_a_broken_expression_fails_the_strict_build_naming_the_page(tmp_path):
           - pymdownx.arithmatex:
               generic: true
         hooks:
-          - {ROOT / "scripts" / "build" / "tex.py"}
+          - {ROOT / "scripts" / "mlnotes_site" / "tex.py"}
         """)
     )
     result = subprocess.run(

@@ -4,10 +4,10 @@ MathJax typesets the pages in the browser, where a TeX mistake (`\\fracc`, a mis
 brace) shows only as red text on the page. This hook parses each expression of each page
 (the post, the notes, the API reference's docstrings, the sources page: the
 `arithmatex` spans Python-Markdown writes) with the site's own MathJax 4 in Node
-(scripts/build/tex_check.mjs, npm `mathjax` as pinned in package.json, the pages' TeX
+(scripts/mlnotes_site/tex_check.mjs, npm `mathjax` as pinned in package.json, the pages' TeX
 configuration) and logs a warning naming the page and the expression for each error: a
 strict build (`make site`, `make test`) fails, and under `make serve` the page shows it
-(scripts/build/problems.py).
+(scripts/mlnotes_site/problems.py).
 
 One Node process per build, started only when an expression is not in the cache:
 `.cache/tex/checked.json` maps a hash of each expression (with its display mode, the
@@ -113,7 +113,7 @@ def check(expressions: list[tuple[str, bool]]) -> list[str | None]:
             line = process.stdout.readline()
             if not line:
                 raise PluginError(
-                    "the TeX checker (scripts/build/tex_check.mjs) stopped: see the error above"
+                    "the TeX checker (scripts/mlnotes_site/tex_check.mjs) stopped: see the error above"
                 )
             answer = json.loads(line)
             checked[answer["id"]] = answer["error"]

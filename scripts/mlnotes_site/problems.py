@@ -5,23 +5,23 @@ Under `mkdocs serve` a failed build would leave the browser waiting on the old s
 no message, so the build goes on and each page the mistake touches says so at its top,
 in a banner naming the file (or key), the line and the message:
 
-- a figure script that raises (scripts/build/build_figures.py deletes its old SVGs, so no
+- a figure script that raises (scripts/mlnotes_site/build_figures.py deletes its old SVGs, so no
   stale figure is served): every page that shows the figure;
-- a notebook cell that raises (scripts/build/apparatus.py): the notebook's page, shown
+- a notebook cell that raises (scripts/mlnotes_site/apparatus.py): the notebook's page, shown
   from its source, unexecuted, with no download;
 - a syntax error in an `mlnotes` module: its API page (the `:::` block is replaced by the
   error; mkdocstrings would otherwise stop the build), and through the two above every
   figure and notebook that imports it;
-- an unknown citation key, a TeX error (scripts/build/tex.py), a broken link, anything a
+- an unknown citation key, a TeX error (scripts/mlnotes_site/tex.py), a broken link, anything a
   hook or plugin warns about while a page renders: that page;
-- an edit of the build code itself (scripts/build/, but the figure builder, which is
+- an edit of the build code itself (scripts/mlnotes_site/, but the figure builder, which is
   re-imported): MkDocs keeps the hook modules it loaded at startup, so every page says
   "restart `make serve`" until the file is back as it was or the server restarts.
 
 A warning logged outside any page (the figure builder's, the notebooks') is shown on the
 pages it names: a hook attributes a log record with `extra={"mlnotes_page": src_uri}` or
 `extra={"mlnotes_figure": name}`. Fixing the file rebuilds the page without the banner
-(scripts/build/incremental.py re-renders a page whose figures failed or recovered).
+(scripts/mlnotes_site/incremental.py re-renders a page whose figures failed or recovered).
 Under `mkdocs build` this hook does nothing.
 """
 
@@ -75,7 +75,7 @@ def _hook_code() -> dict[str, bytes]:
     build_figures.py is left out: hooks.py re-imports it when it changes."""
     return {
         p.relative_to(ROOT).as_posix(): p.read_bytes()
-        for p in sorted((ROOT / "scripts" / "build").glob("*.py"))
+        for p in sorted((ROOT / "scripts" / "mlnotes_site").glob("*.py"))
         if p.name != "build_figures.py"
     }
 

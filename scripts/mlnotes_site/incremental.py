@@ -7,7 +7,7 @@ ways; this module keeps the served site equal to a clean build of the same sourc
 - What a page depends on besides its source re-renders it: the files it includes with
   `pymdownx.snippets` (`--8<-- "scripts/figures/x.py"`), the `mlnotes` module a `::: mlnotes.x`
   block documents, and the functions whose docstrings name one of its equations
-  (`Equation:` sections, scripts/build/apparatus.py: its "Computed by" lines). A notebook
+  (`Equation:` sections, scripts/mlnotes_site/apparatus.py: its "Computed by" lines). A notebook
   page is the executed copy the apparatus hook hands mkdocs-jupyter (executed again when
   the notebook or `mlnotes` changes), so its bytes are its signature. The page's HTML is
   deleted, so MkDocs rebuilds it.
@@ -61,7 +61,7 @@ FRONT_MATTER = re.compile(r"\A(---\s*\n.*?\n(?:---|\.\.\.)\s*\n)", re.S)
 HEADING = re.compile(r"^#{1,6}\s.*$|^.*\n(?:=+|-+)\s*$", re.M)
 # Inputs that every page depends on (relative to the config file's folder).
 # docs/references.bib: every page's citations and References list are formatted from it.
-GLOBAL_INPUTS = ("overrides", "scripts/build", "docs/references.bib")
+GLOBAL_INPUTS = ("overrides", "scripts/mlnotes_site", "docs/references.bib")
 
 _STATE: dict = {"active": False}
 
@@ -199,7 +199,7 @@ def _scan(root: Path, file, computed_by: list, failed: dict | None = None) -> di
 
 
 def _failed_figures(config) -> dict:
-    """The figures this build failed to draw, and why (scripts/build/problems.py's state)."""
+    """The figures this build failed to draw, and why (scripts/mlnotes_site/problems.py's state)."""
     for name, plugin in config.plugins.items():
         if name.endswith("problems.py"):
             return dict(getattr(plugin, "_STATE", {}).get("figures", {}))
@@ -207,7 +207,7 @@ def _failed_figures(config) -> dict:
 
 
 def _apparatus(config):
-    """The state of scripts/build/apparatus.py (a hook, loaded once per process), or None."""
+    """The state of scripts/mlnotes_site/apparatus.py (a hook, loaded once per process), or None."""
     for name, plugin in config.plugins.items():
         if name.endswith("apparatus.py"):
             return getattr(plugin, "_state", None)

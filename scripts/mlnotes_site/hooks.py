@@ -7,11 +7,11 @@ the offline download link are in overrides/main.html.
 - on_config: give the feed its channel image and, offline, the iframe-worker polyfill
   (below); resolve mkdocs-jupyter's cache folder against the project. Its cache needs
   no help: it is keyed on the bytes of the notebook it renders, which is the copy
-  scripts/build/apparatus.py executed (re-executed when the notebook or the code of an
+  scripts/mlnotes_site/apparatus.py executed (re-executed when the notebook or the code of an
   `mlnotes` module it imports changes).
-- on_pre_build: run `scripts/build/build_figures.py` (a no-op for figures that are up to
+- on_pre_build: run `scripts/mlnotes_site/build_figures.py` (a no-op for figures that are up to
   date); a failing figure script fails the build and names itself. `mkdocs serve`
-  watches `mlnotes/`, `scripts/figures/` and `scripts/build/` (mkdocs.yml: `watch:`), so
+  watches `mlnotes/`, `scripts/figures/` and `scripts/mlnotes_site/` (mkdocs.yml: `watch:`), so
   an edit there rebuilds.
 - on_files: serve MathJax 4 and its font from `node_modules/` as `javascripts/mathjax/` (no CDN),
   `mlnotes-offline.zip` (made by `make offline`) and `mlnotes.pdf` (made by `make pdf`)
@@ -39,7 +39,7 @@ from mkdocs.structure.files import File, Files, InclusionLevel
 
 log = get_plugin_logger("figures")
 ROOT = Path(__file__).resolve().parents[2]
-BUILDER = ROOT / "scripts" / "build" / "build_figures.py"
+BUILDER = ROOT / "scripts" / "mlnotes_site" / "build_figures.py"
 MATHJAX = ROOT / "node_modules" / "mathjax"
 # MathJax 4: tex-chtml.js plus what its loader fetches on demand, under the same root
 # (`[mathjax]`): TeX extensions (autoload, \require), the menu's and the accessibility
@@ -53,8 +53,8 @@ MATHJAX_FONT = ROOT / "node_modules" / "@mathjax" / "mathjax-newcm-font"
 MATHJAX_FONT_PARTS = ("chtml",)
 NOTEBOOKS = "notebooks/"
 OFFLINE_ZIP = ROOT / "mlnotes-offline.zip"  # written by `make offline`
-BOOK_PDF = ROOT / "mlnotes.pdf"  # written by `make pdf` (scripts/build/pdf.py)
-PDF_SCRIPT = ROOT / "scripts" / "build" / "pdf.py"
+BOOK_PDF = ROOT / "mlnotes.pdf"  # written by `make pdf` (scripts/mlnotes_site/pdf.py)
+PDF_SCRIPT = ROOT / "scripts" / "mlnotes_site" / "pdf.py"
 # Material's offline plugin runs search on file:// through the iframe-worker shim, which it
 # loads from unpkg.com unless a polyfill of that name is configured: serve npm's copy.
 IFRAME_WORKER = ROOT / "node_modules" / "iframe-worker" / "shim" / "index.js"
@@ -144,7 +144,7 @@ def on_pre_build(config, **kwargs):
         builder, pool = _warm_builder()
         if builder.build(executor=pool):
             # the server goes on: each page that shows a failed figure says so
-            # (scripts/build/problems.py); its old SVGs are deleted, never served stale
+            # (scripts/mlnotes_site/problems.py); its old SVGs are deleted, never served stale
             for name, error in builder.last_run()["failed"].items():
                 log.error(
                     f"figure {name}: scripts/figures/{name}.py raised: {_innermost(error)}",
@@ -223,7 +223,7 @@ def _offline_zip(config) -> list[File]:
 
 
 def book_chapters() -> tuple[str, ...]:
-    """The pages the PDF prints, as URL paths (`notes/cnn/`): scripts/build/pdf.py's CHAPTERS."""
+    """The pages the PDF prints, as URL paths (`notes/cnn/`): scripts/mlnotes_site/pdf.py's CHAPTERS."""
     spec = importlib.util.spec_from_file_location("_mlnotes_pdf", PDF_SCRIPT)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)

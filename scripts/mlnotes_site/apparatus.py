@@ -588,11 +588,11 @@ def merge_themes(light, dark, where: str):
 
 
 def _builder():
-    """scripts/build/build_figures.py, whose `notebook_dependencies` and `code_digest` key notebooks too."""
+    """scripts/mlnotes_site/build_figures.py, whose `notebook_dependencies` and `code_digest` key notebooks too."""
     import importlib.util
 
     spec = importlib.util.spec_from_file_location(
-        "_mlnotes_build_figures", ROOT / "scripts" / "build" / "build_figures.py"
+        "_mlnotes_build_figures", ROOT / "scripts" / "mlnotes_site" / "build_figures.py"
     )
     builder = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(builder)
@@ -600,7 +600,7 @@ def _builder():
 
 
 def _notebook_dependencies(path: Path) -> list[Path]:
-    """The `mlnotes` sources a jupytext notebook imports, transitively (scripts/build/build_figures.py)."""
+    """The `mlnotes` sources a jupytext notebook imports, transitively (scripts/mlnotes_site/build_figures.py)."""
     return _builder().notebook_dependencies(path)
 
 
@@ -683,7 +683,7 @@ def themed_notebooks(files, config) -> None:
             if not _state.get("serve"):
                 raise PluginError(message) from err
             # `make serve` goes on: the page shows the notebook's source, unexecuted, with
-            # the error at its top (scripts/build/problems.py) and no download
+            # the error at its top (scripts/mlnotes_site/problems.py) and no download
             log.error(message, extra={"mlnotes_page": f.src_uri})
             continue
         f.abs_src_path = str(page_nb)

@@ -1,0 +1,1 @@
+"""The site's build: the MkDocs hooks (mkdocs.yml), the figure builder and the PDF printer."""
