@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import doctest
+import os
 import re
 import subprocess
 import sys
@@ -26,7 +27,6 @@ from headless import set_scheme, wait_for_math
 from mlnotes_site import apparatus
 
 ROOT = Path(__file__).resolve().parent.parent
-HOOK = ROOT / "scripts" / "mlnotes_site" / "apparatus.py"
 
 
 BIB = """
@@ -210,11 +210,11 @@ def scratch_build(
     (tmp_path / "mlnotes" / "mod.py").write_text(f'def f():\n    """{docstring}"""\n')
     (tmp_path / "mkdocs.yml").write_text(
         textwrap.dedent(
-            f"""\
+            """\
             site_name: scratch
-            hooks: [{HOOK}]
+            plugins: [search, mlnotes-apparatus]
             markdown_extensions:
-              - pymdownx.arithmatex: {{generic: true}}
+              - pymdownx.arithmatex: {generic: true}
             """
         )
     )
@@ -223,7 +223,12 @@ def scratch_build(
         cwd=tmp_path,
         capture_output=True,
         text=True,
-        env={"NO_MKDOCS_2_WARNING": "1", "PATH": "/usr/bin:/bin"},
+        # where mlnotes_site's entry points are, when it is not installed (a worktree)
+        env={
+            "NO_MKDOCS_2_WARNING": "1",
+            "PATH": "/usr/bin:/bin",
+            **{k: v for k, v in os.environ.items() if k == "PYTHONPATH"},
+        },
     )
 
 

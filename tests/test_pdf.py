@@ -197,21 +197,23 @@ def test_the_book_pdf_is_served_and_linked_when_present(tmp_path, monkeypatch):
     """`make site` after `make pdf`: the PDF goes into the site, linked from its pages."""
     from types import SimpleNamespace
 
-    from mlnotes_site import hooks
     from mkdocs.config import load_config
 
+    from mlnotes_site import assets
+
     pdf_file = tmp_path / "mlnotes.pdf"
-    monkeypatch.setattr(hooks, "BOOK_PDF", pdf_file)
+    monkeypatch.setattr(assets, "BOOK_PDF", pdf_file)
     config = load_config(str(ROOT / "mkdocs.yml"))
+    plugin = config.plugins["mlnotes-assets"]
 
     def linked(dest_uri):
         page = SimpleNamespace(file=SimpleNamespace(dest_uri=dest_uri))
-        return hooks.on_page_context({}, page=page, config=config)["in_book_pdf"]
+        return plugin.on_page_context({}, page=page, config=config, nav=None)["in_book_pdf"]
 
-    assert hooks._book_pdf(config) == [] and "book_pdf" not in config.extra
+    assert assets._book_pdf(config) == [] and "book_pdf" not in config.extra
     assert not linked("notes/cnn/index.html")
     pdf_file.write_bytes(b"%PDF-1.4\n%%EOF\n")
-    [file] = hooks._book_pdf(config)
+    [file] = assets._book_pdf(config)
     assert file.dest_uri == "mlnotes.pdf" and config.extra["book_pdf"]["url"] == "mlnotes.pdf"
     # the pages it prints link it (the post where the blog plugin puts it), the others do not
     assert linked("blog/sinusoidal-embeddings/index.html") and linked("notes/cnn/index.html")

@@ -117,7 +117,7 @@ def test_mistakes_show_in_the_served_page_and_recover(tmp_path):
         assert server.get(figure) is not None
         server.settle()
 
-        # 5. the build code itself: MkDocs keeps the hooks it loaded, so every page asks
+        # 5. the build code itself: Python keeps the plugin modules it imported, so every page asks
         #    for a restart until the file is as the server loaded it
         hook = tree / "scripts/mlnotes_site/tex.py"
         original = hook.read_text(encoding="utf-8")

@@ -83,7 +83,7 @@
   }).observe(document.body, { childList: true });
 })();
 
-// A link to an equation (#eq:label, the wrapper the hook puts around it) lands before
+// A link to an equation (#eq:label, the wrapper mlnotes-apparatus puts around it) lands before
 // MathJax has typeset the page: the browser (or Material's instant navigation) scrolls
 // to the raw TeX, and typesetting then moves the equation. Scroll to it again once the
 // page is typeset (mathjax-config.js counts typesets in window.mlnotesTypeset; it does

@@ -102,8 +102,11 @@ def scratch_copy(dest: Path) -> Path:
 
 
 def _env(tree: Path) -> dict[str, str]:
-    # the copy's mlnotes first, not the editable install's (notebook kernels inherit it)
-    return dict(os.environ, NO_MKDOCS_2_WARNING="1", PYTHONPATH=str(tree), PYTHONHASHSEED="0")
+    # the copy's mlnotes and mlnotes_site first, not the editable install's (notebook kernels
+    # inherit it); then the caller's (an uninstalled worktree's entry points)
+    inherited = [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]
+    path = os.pathsep.join([str(tree), str(tree / "scripts"), *inherited])
+    return dict(os.environ, NO_MKDOCS_2_WARNING="1", PYTHONPATH=path, PYTHONHASHSEED="0")
 
 
 def build(tree: Path) -> dict:

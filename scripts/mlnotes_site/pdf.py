@@ -28,7 +28,7 @@ How the pages are joined:
 A standalone script rather than a MkDocs plugin: it prints the *finished* site (pages,
 figures, fonts and MathJax in place) in a browser, so it can only run after a build,
 and a build should not need Chromium; like the offline zip, the PDF is something
-`make site` then serves when it exists (scripts/mlnotes_site/hooks.py links it).
+`make site` then serves when it exists (mlnotes-assets, scripts/mlnotes_site/assets.py, links it).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""MkDocs hook (mkdocs.yml: `hooks:`): the author's mistakes, shown in the browser under `make serve`.
+"""The `mlnotes-problems` plugin (mkdocs.yml `plugins:`): the author's mistakes, shown in the browser under `make serve`.
 
 A strict build (`make site`, `make test`) fails on a mistake and names it in the terminal.
 Under `mkdocs serve` a failed build would leave the browser waiting on the old site with
@@ -13,16 +13,17 @@ in a banner naming the file (or key), the line and the message:
   error; mkdocstrings would otherwise stop the build), and through the two above every
   figure and notebook that imports it;
 - an unknown citation key, a TeX error (scripts/mlnotes_site/tex.py), a broken link, anything a
-  hook or plugin warns about while a page renders: that page;
+  plugin warns about while a page renders: that page;
 - an edit of the build code itself (scripts/mlnotes_site/, but the figure builder, which is
-  re-imported): MkDocs keeps the hook modules it loaded at startup, so every page says
-  "restart `make serve`" until the file is back as it was or the server restarts.
+  re-imported): Python keeps the plugin modules MkDocs imported at startup, so every page
+  says "restart `make serve`" until the file is back as it was or the server restarts.
 
 A warning logged outside any page (the figure builder's, the notebooks') is shown on the
-pages it names: a hook attributes a log record with `extra={"mlnotes_page": src_uri}` or
+pages it names: a plugin attributes a log record with `extra={"mlnotes_page": src_uri}` or
 `extra={"mlnotes_figure": name}`. Fixing the file rebuilds the page without the banner
 (scripts/mlnotes_site/incremental.py re-renders a page whose figures failed or recovered).
-Under `mkdocs build` this hook does nothing.
+Under `mkdocs build` this plugin does nothing. It has no options. It must come after the
+other `mlnotes-*` plugins under `plugins:` (its banner goes in after theirs have run).
 """
 
 from __future__ import annotations
@@ -32,7 +33,8 @@ import logging
 import re
 from pathlib import Path
 
-from mkdocs.plugins import event_priority, get_plugin_logger
+from mkdocs.config import base
+from mkdocs.plugins import BasePlugin, event_priority, get_plugin_logger
 
 log = get_plugin_logger("problems")
 ROOT = Path(__file__).resolve().parents[2]
@@ -42,14 +44,13 @@ AUTODOC_BLOCK = re.compile(
 FIGURE_REF = re.compile(r"figures/([\w.-]+?)(?:-dark)?\.svg")
 ARTICLE = re.compile(r'(<article class="md-content__inner[^"]*"[^>]*>)')
 
-_STATE: dict = {"active": False}
-
 
 class _Collector(logging.Handler):
     """Keeps each warning of a build with the page (or figure) it belongs to."""
 
-    def __init__(self):
+    def __init__(self, plugin: ProblemsPlugin):
         super().__init__(level=logging.WARNING)
+        self.plugin = plugin
 
     def emit(self, record: logging.LogRecord) -> None:
         if record.name.startswith("mkdocs.livereload"):  # the server's request log, not the build
@@ -58,62 +59,27 @@ class _Collector(logging.Handler):
             message = record.getMessage()
         except Exception:  # a malformed record must not break the build
             message = str(record.msg)
+        plugin = self.plugin
         page = getattr(record, "mlnotes_page", None)
         figure = getattr(record, "mlnotes_figure", None)
         if figure is not None:
-            _STATE["figures"].setdefault(figure, []).append(message)
+            plugin.figures.setdefault(figure, []).append(message)
         elif page is not None:
-            _STATE["pages"].setdefault(page, []).append(message)
-        elif _STATE.get("current") is not None:
-            _STATE["pages"].setdefault(_STATE["current"], []).append(message)
+            plugin.pages.setdefault(page, []).append(message)
+        elif plugin.current is not None:
+            plugin.pages.setdefault(plugin.current, []).append(message)
         else:
-            _STATE["build"].append(message)
+            plugin.build.append(message)
 
 
 def _hook_code() -> dict[str, bytes]:
-    """The build code MkDocs loads once per process (the hooks and what they import by path);
-    build_figures.py is left out: hooks.py re-imports it when it changes."""
+    """The build code Python imports once per process (this package's modules);
+    build_figures.py is left out: the figures plugin re-imports it when it changes."""
     return {
         p.relative_to(ROOT).as_posix(): p.read_bytes()
-        for p in sorted((ROOT / "scripts" / "mlnotes_site").glob("*.py"))
+        for p in sorted(Path(__file__).parent.glob("*.py"))
         if p.name != "build_figures.py"
     }
-
-
-def on_startup(command, **kwargs):
-    _STATE.clear()
-    _STATE["active"] = command == "serve"
-    _STATE["hook_code"] = _hook_code()
-    if _STATE["active"]:
-        _STATE["collector"] = _Collector()
-        for name in ("mkdocs", "griffe"):
-            logging.getLogger(name).addHandler(_STATE["collector"])
-
-
-def on_shutdown(**kwargs):
-    collector = _STATE.pop("collector", None)
-    if collector is not None:
-        for name in ("mkdocs", "griffe"):
-            logging.getLogger(name).removeHandler(collector)
-
-
-@event_priority(200)  # the first hook of a build: forget the last build's problems
-def on_config(config, **kwargs):
-    _STATE.update(pages={}, figures={}, build=[], current=None)
-    if _STATE.get("active"):
-        now = _hook_code()
-        changed = sorted(
-            n
-            for n in set(now) | set(_STATE["hook_code"])
-            if now.get(n) != _STATE["hook_code"].get(n)
-        )
-        if changed:
-            # MkDocs keeps the hook modules it loaded at startup: this build ran the old code
-            log.warning(
-                f"{', '.join(changed)} changed since `make serve` started; MkDocs keeps the build "
-                "code it loaded, so these pages were built with the old one: restart `make serve`"
-            )
-    return config
 
 
 def syntax_error(path: Path) -> str | None:
@@ -142,29 +108,6 @@ def _module_path(root: Path, identifier: str) -> Path | None:
     return None
 
 
-@event_priority(100)  # before the other hooks' on_page_markdown, and before mkdocstrings converts
-def on_page_markdown(markdown: str, page, config, files, **kwargs):
-    if not _STATE.get("active"):
-        return markdown
-    uri = page.file.src_uri
-    _STATE["current"] = uri
-    root = Path(config.config_file_path).parent
-
-    def replace(match: re.Match) -> str:
-        path = _module_path(root, match.group(1))
-        problem = syntax_error(path) if path is not None else None
-        if problem is None:
-            return match.group(0)
-        _STATE["pages"].setdefault(uri, []).append(problem)
-        return f'!!! failure "`{match.group(1)}` does not compile"\n\n    `{problem}`\n\n'
-
-    markdown = AUTODOC_BLOCK.sub(replace, markdown)
-    for name in dict.fromkeys(FIGURE_REF.findall(markdown)):
-        for message in _STATE["figures"].get(name, []):
-            _STATE["pages"].setdefault(uri, []).append(message)
-    return markdown
-
-
 def banner(problems: list[str]) -> str:
     items = "".join(f"<li><pre>{html.escape(p)}</pre></li>" for p in dict.fromkeys(problems))
     return (
@@ -174,16 +117,89 @@ def banner(problems: list[str]) -> str:
     )
 
 
-@event_priority(-100)  # after every other hook has had its say
-def on_post_page(output: str, page, config, **kwargs):
-    if not _STATE.get("active"):
+class ProblemsConfig(base.Config):
+    """No options: an unknown one fails the strict build."""
+
+
+class ProblemsPlugin(BasePlugin[ProblemsConfig]):
+    """Under `mkdocs serve`: a banner on each page that a mistake touches."""
+
+    def __init__(self):
+        self.active = False
+        self.hook_code: dict[str, bytes] = {}
+        self.collector: _Collector | None = None
+        self.pages: dict[str, list[str]] = {}  # src_uri -> messages
+        self.figures: dict[str, list[str]] = {}  # figure name -> messages
+        self.build: list[str] = []  # messages of no page: shown on every page
+        self.current: str | None = None  # the page being rendered
+
+    def failed_figures(self) -> dict[str, list[str]]:
+        """The figures this build failed to draw, and why (read by mlnotes-incremental)."""
+        return dict(self.figures)
+
+    def on_startup(self, *, command, dirty):
+        self.active = command == "serve"
+        self.hook_code = _hook_code()
+        if self.active and self.collector is None:
+            self.collector = _Collector(self)
+            for name in ("mkdocs", "griffe"):
+                logging.getLogger(name).addHandler(self.collector)
+
+    def on_shutdown(self):
+        collector, self.collector = self.collector, None
+        if collector is not None:
+            for name in ("mkdocs", "griffe"):
+                logging.getLogger(name).removeHandler(collector)
+
+    @event_priority(200)  # the first of a build: forget the last build's problems
+    def on_config(self, config):
+        self.pages, self.figures, self.build, self.current = {}, {}, [], None
+        if self.active:
+            now = _hook_code()
+            changed = sorted(
+                n for n in set(now) | set(self.hook_code) if now.get(n) != self.hook_code.get(n)
+            )
+            if changed:
+                # Python keeps the plugin modules imported at startup: this build ran the old code
+                log.warning(
+                    f"{', '.join(changed)} changed since `make serve` started; MkDocs keeps the "
+                    "build code it loaded, so these pages were built with the old one: "
+                    "restart `make serve`"
+                )
+        return config
+
+    @event_priority(100)  # before the other plugins' on_page_markdown, and mkdocstrings converts
+    def on_page_markdown(self, markdown: str, page, config, files):
+        if not self.active:
+            return markdown
+        uri = page.file.src_uri
+        self.current = uri
+        root = Path(config.config_file_path).parent
+
+        def replace(match: re.Match) -> str:
+            path = _module_path(root, match.group(1))
+            problem = syntax_error(path) if path is not None else None
+            if problem is None:
+                return match.group(0)
+            self.pages.setdefault(uri, []).append(problem)
+            return f'!!! failure "`{match.group(1)}` does not compile"\n\n    `{problem}`\n\n'
+
+        markdown = AUTODOC_BLOCK.sub(replace, markdown)
+        for name in dict.fromkeys(FIGURE_REF.findall(markdown)):
+            for message in self.figures.get(name, []):
+                self.pages.setdefault(uri, []).append(message)
+        return markdown
+
+    @event_priority(-100)  # after every other plugin has had its say
+    def on_post_page(self, output: str, page, config):
+        if not self.active:
+            return output
+        self.current = None
+        problems = [*self.build, *self.pages.get(page.file.src_uri, [])]
+        if not problems:
+            return output
+        block = banner(problems)
+        output, n = ARTICLE.subn(lambda m: m.group(1) + block, output, count=1)
+        if not n:  # a page without Material's article: put it first in the body
+            output = re.sub(r"(<body[^>]*>)", lambda m: m.group(1) + block, output, count=1)
         return output
-    _STATE["current"] = None
-    problems = [*_STATE["build"], *_STATE["pages"].get(page.file.src_uri, [])]
-    if not problems:
-        return output
-    block = banner(problems)
-    output, n = ARTICLE.subn(lambda m: m.group(1) + block, output, count=1)
-    if not n:  # a page without Material's article: put it first in the body
-        output = re.sub(r"(<body[^>]*>)", lambda m: m.group(1) + block, output, count=1)
-    return output
