@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 from hypothesis import settings
 
-# scripts/build (build_figures, hooks) and scripts/dev (headless) are on sys.path
+# scripts (the mlnotes_site package) and scripts/dev (headless) are on sys.path
 # through pytest's `pythonpath` option (pyproject.toml).
 from headless import CHROMIUM, CHROMIUM_ARGS, serve
 
@@ -122,7 +122,7 @@ def scratch_package(tmp_path, monkeypatch) -> Path:
     `build_figures` (whose dependency tracking the figure and notebook caches share)
     is pointed at it.
     """
-    import build_figures
+    from mlnotes_site import build_figures
 
     package = tmp_path / "mlnotes"
     package.mkdir()

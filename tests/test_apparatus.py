@@ -1,4 +1,4 @@
-"""The study apparatus (scripts/build/apparatus.py, docs/javascripts/apparatus.js).
+"""The study apparatus (scripts/mlnotes_site/apparatus.py, docs/javascripts/apparatus.js).
 
 - citations: `[@key, locator]` -> an author-year link to the page's References list,
   whose entry Material's footnote tooltip shows on hover; an unknown key fails the
@@ -13,7 +13,7 @@
 from __future__ import annotations
 
 import doctest
-import importlib.util
+import os
 import re
 import subprocess
 import sys
@@ -24,19 +24,10 @@ import pytest
 
 from headless import set_scheme, wait_for_math
 
+from mlnotes_site import apparatus
+
 ROOT = Path(__file__).resolve().parent.parent
-HOOK = ROOT / "scripts" / "build" / "apparatus.py"
 
-
-def _load_hook():
-    spec = importlib.util.spec_from_file_location("_mlnotes_apparatus", HOOK)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module
-
-
-apparatus = _load_hook()
 
 BIB = """
 @book{solo2020, author = {Solo, Ann}, title = {One Author}, publisher = {P}, year = {2020}}
@@ -219,11 +210,11 @@ def scratch_build(
     (tmp_path / "mlnotes" / "mod.py").write_text(f'def f():\n    """{docstring}"""\n')
     (tmp_path / "mkdocs.yml").write_text(
         textwrap.dedent(
-            f"""\
+            """\
             site_name: scratch
-            hooks: [{HOOK}]
+            plugins: [search, mlnotes-apparatus]
             markdown_extensions:
-              - pymdownx.arithmatex: {{generic: true}}
+              - pymdownx.arithmatex: {generic: true}
             """
         )
     )
@@ -232,7 +223,12 @@ def scratch_build(
         cwd=tmp_path,
         capture_output=True,
         text=True,
-        env={"NO_MKDOCS_2_WARNING": "1", "PATH": "/usr/bin:/bin"},
+        # where mlnotes_site's entry points are, when it is not installed (a worktree)
+        env={
+            "NO_MKDOCS_2_WARNING": "1",
+            "PATH": "/usr/bin:/bin",
+            **{k: v for k, v in os.environ.items() if k == "PYTHONPATH"},
+        },
     )
 
 

@@ -208,22 +208,23 @@ def test_the_offline_copy_reads_from_disk(offline_site, browser):
 
 def test_the_offline_zip_is_linked_from_the_landing_page_when_present(tmp_path, monkeypatch):
     """`make site` after `make offline`: the zip goes into the site, and into no offline copy."""
-    import hooks
     from mkdocs.config import load_config
 
+    from mlnotes_site import assets
+
     zipped = tmp_path / "mlnotes-offline.zip"
-    monkeypatch.setattr(hooks, "OFFLINE_ZIP", zipped)
+    monkeypatch.setattr(assets, "OFFLINE_ZIP", zipped)
     config = load_config(str(ROOT / "mkdocs.yml"))
-    assert hooks._offline_zip(config) == [] and "offline_zip" not in config.extra
+    assert assets._offline_zip(config) == [] and "offline_zip" not in config.extra
     zipped.write_bytes(b"PK\x05\x06" + bytes(18))  # an empty zip
-    [file] = hooks._offline_zip(config)
+    [file] = assets._offline_zip(config)
     assert (
         file.dest_uri == "mlnotes-offline.zip"
         and config.extra["offline_zip"]["url"] == "mlnotes-offline.zip"
     )
     monkeypatch.setenv("OFFLINE", "true")
     config = load_config(str(ROOT / "mkdocs.yml"))
-    assert hooks._offline_zip(config) == []
+    assert assets._offline_zip(config) == []
 
 
 def test_site_url_defaults_to_the_local_address(monkeypatch):

@@ -1,4 +1,4 @@
-"""The figure scripts and the figure builder (scripts/build/build_figures.py)."""
+"""The figure scripts and the figure builder (scripts/mlnotes_site/build_figures.py)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import pytest  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 
-import build_figures  # scripts/build, on sys.path through pytest's `pythonpath` (pyproject.toml)
+from mlnotes_site import build_figures  # noqa: E402
 from mlnotes.plotting import style  # noqa: E402
 
 SCRIPTS = build_figures.discover()

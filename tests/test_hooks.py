@@ -10,8 +10,7 @@ from pathlib import Path
 import pytest
 from mkdocs_jupyter import plugin
 
-import apparatus  # scripts/build, on sys.path through pytest's `pythonpath` (pyproject.toml)
-import build_figures
+from mlnotes_site import apparatus, build_figures
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -146,23 +145,98 @@ def test_the_site_config_leaves_mkdocs_jupyter_as_it_ships():
     original = plugin._compute_cache_key
     config = load_config(str(ROOT / "mkdocs.yml"))
     ran = []
-    for name, hook in config.plugins.items():
-        if name.startswith("scripts/build/") and hasattr(hook, "on_config"):
-            hook.on_config(config)
+    for name, site_plugin in config.plugins.items():
+        if name.startswith("mlnotes-") and hasattr(site_plugin, "on_config"):
+            site_plugin.on_config(config)
             ran.append(name)
-    assert "scripts/build/hooks.py" in ran
+    assert "mlnotes-assets" in ran
     assert plugin._compute_cache_key is original
     assert plugin._compute_cache_key.__module__ == "mkdocs_jupyter.plugin"
     assert not hasattr(plugin._compute_cache_key, "__wrapped__")
 
 
+SITE_PLUGINS = {
+    "mlnotes-figures": "jobs",
+    "mlnotes-assets": None,
+    "mlnotes-apparatus": "bib_file",
+    "mlnotes-incremental": "global_inputs",
+    "mlnotes-tex": "cache",
+    "mlnotes-problems": None,
+}
+
+
+def test_the_site_plugins_are_configured_in_order_after_the_others():
+    """The build's features are plugins under `plugins:` (entry points of pyproject.toml),
+    last and in the order their hooks (mkdocs.yml `hooks:`, before) ran: at one event priority, the earlier runs first."""
+    from mkdocs.config import load_config
+
+    config = load_config(str(ROOT / "mkdocs.yml"))
+    assert not config.hooks  # no `hooks:`: every feature is a plugin with its options checked
+    names = list(config.plugins)
+    ours = [n for n in names if n.startswith("mlnotes-")]
+    assert ours == list(SITE_PLUGINS)
+    others = [n for n in names if not n.startswith("mlnotes-") and n != "autorefs"]
+    assert names.index(ours[0]) > max(names.index(n) for n in others)
+
+
+def test_a_misspelt_plugin_option_fails_the_strict_build(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "index.md").write_text("# Home\n")
+    lines = ["site_name: t", "plugins:"]
+    for name, option in SITE_PLUGINS.items():
+        lines += [f"  - {name}:", f"      {(option or 'option')[::-1]}: 1"]
+    (tmp_path / "mkdocs.yml").write_text("\n".join(lines) + "\n")
+    result = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(tmp_path / "site")],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
+    )
+    assert result.returncode != 0
+    for name, option in SITE_PLUGINS.items():
+        misspelt = (option or "option")[::-1]
+        assert f"Plugin '{name}' option '{misspelt}'" in result.stderr, result.stderr[-3000:]
+    assert not (tmp_path / "site").exists()
+
+
+def test_the_incremental_serve_checks_the_plugins_it_reads_when_it_starts():
+    """mlnotes-incremental reads the apparatus' equations and the problems' failed figures
+    through one adapter, which stops `make serve` at its first build, naming what is missing."""
+    from types import SimpleNamespace
+
+    from mkdocs.exceptions import PluginError
+
+    from mlnotes_site import incremental, problems
+
+    config = SimpleNamespace(plugins={"mlnotes-problems": problems.ProblemsPlugin()})
+    serve = incremental.IncrementalPlugin()
+    serve.on_startup(command="serve", dirty=True)
+    with pytest.raises(PluginError, match="reads mlnotes-apparatus .*is not configured"):
+        serve.on_config(config)
+    config.plugins["mlnotes-apparatus"] = object()
+    with pytest.raises(PluginError, match="mlnotes-apparatus .*has no refs, numbers"):
+        serve.on_config(config)
+    site = config.plugins["mlnotes-apparatus"] = apparatus.ApparatusPlugin()
+    serve.on_config(config)
+    assert serve.peers.equation_refs() == [] and serve.peers.failed_figures() == {}
+    assert serve.peers.numbers() is site.numbers  # written into: the kept pages' numbers
+    build = incremental.IncrementalPlugin()  # `mkdocs build`: it does nothing, reads nothing
+    build.on_startup(command="build", dirty=False)
+    assert build.on_config(SimpleNamespace(plugins={})) is not None
+
+
 def test_the_serve_rebuilds_every_page_when_a_folders_meta_changes(tmp_path):
     """`make serve` re-renders every page when an input every page reads changes: a folder's
     `.meta.yml` (Material's meta plugin: the search boost) or `.authors.yml` is one, though
-    neither is a page nor copied into the site (scripts/build/incremental.py)."""
+    neither is a page nor copied into the site (scripts/mlnotes_site/incremental.py)."""
     from types import SimpleNamespace
 
-    import incremental
+    from mlnotes_site import incremental
 
     docs = tmp_path / "docs"
     (docs / "notes").mkdir(parents=True)
@@ -183,14 +257,14 @@ def test_the_serve_rebuilds_every_page_when_a_folders_meta_changes(tmp_path):
     assert incremental._global_key(tmp_path, config) != second
 
 
-# `make serve`'s warm figure workers (scripts/build/hooks.py) must not outlive the server:
+# `make serve`'s warm figure workers (scripts/mlnotes_site/figures.py) must not outlive the server:
 # a process pool's worker holds both ends of its task queue, so a killed server leaves it
 # waiting for ever unless it watches for its parent (build_figures.warm_worker).
 SERVER = """
 import multiprocessing, os, sys, time
 from concurrent.futures import ProcessPoolExecutor
-sys.path.insert(0, {build!r})
-import build_figures
+sys.path.insert(0, {scripts!r})
+from mlnotes_site import build_figures
 
 if __name__ == "__main__":
     pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"),
@@ -208,7 +282,7 @@ def test_warm_figure_worker_exits_when_its_server_is_killed(tmp_path):
     import time
 
     script = tmp_path / "server.py"
-    script.write_text(SERVER.format(build=str(ROOT / "scripts" / "build")))
+    script.write_text(SERVER.format(scripts=str(ROOT / "scripts")))
     server = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True)
     try:
         worker = int(server.stdout.readline())

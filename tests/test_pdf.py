@@ -1,4 +1,4 @@
-"""The printable book (`make pdf`: scripts/build/pdf.py) and the print stylesheet.
+"""The printable book (`make pdf`: scripts/mlnotes_site/pdf.py) and the print stylesheet.
 
 The book is printed once per session from the strict build the other site tests use
 (conftest.py's `site`), then read back with pypdf: its text (the worked examples, no
@@ -21,7 +21,7 @@ from headless import CHROMIUM, set_scheme, wait_for_math
 @pytest.fixture(scope="module")
 def book(site, tmp_path_factory):
     """(what print_book returned, a PdfReader of the book, the built chapters' HTML)."""
-    import pdf
+    from mlnotes_site import pdf
     from bs4 import BeautifulSoup
     from pypdf import PdfReader
 
@@ -99,7 +99,7 @@ def _heading(tag) -> str:
 @pytest.mark.slow
 def test_the_book_reads_in_order_with_a_title_page_and_contents(book):
     info, reader, pages = book
-    import pdf
+    from mlnotes_site import pdf
 
     text = _text(reader)
     titles = [_heading(soup.select_one("article h1")) for soup in pages.values()]
@@ -197,21 +197,23 @@ def test_the_book_pdf_is_served_and_linked_when_present(tmp_path, monkeypatch):
     """`make site` after `make pdf`: the PDF goes into the site, linked from its pages."""
     from types import SimpleNamespace
 
-    import hooks
     from mkdocs.config import load_config
 
+    from mlnotes_site import assets
+
     pdf_file = tmp_path / "mlnotes.pdf"
-    monkeypatch.setattr(hooks, "BOOK_PDF", pdf_file)
+    monkeypatch.setattr(assets, "BOOK_PDF", pdf_file)
     config = load_config(str(ROOT / "mkdocs.yml"))
+    plugin = config.plugins["mlnotes-assets"]
 
     def linked(dest_uri):
         page = SimpleNamespace(file=SimpleNamespace(dest_uri=dest_uri))
-        return hooks.on_page_context({}, page=page, config=config)["in_book_pdf"]
+        return plugin.on_page_context({}, page=page, config=config, nav=None)["in_book_pdf"]
 
-    assert hooks._book_pdf(config) == [] and "book_pdf" not in config.extra
+    assert assets._book_pdf(config) == [] and "book_pdf" not in config.extra
     assert not linked("notes/cnn/index.html")
     pdf_file.write_bytes(b"%PDF-1.4\n%%EOF\n")
-    [file] = hooks._book_pdf(config)
+    [file] = assets._book_pdf(config)
     assert file.dest_uri == "mlnotes.pdf" and config.extra["book_pdf"]["url"] == "mlnotes.pdf"
     # the pages it prints link it (the post where the blog plugin puts it), the others do not
     assert linked("blog/sinusoidal-embeddings/index.html") and linked("notes/cnn/index.html")

@@ -20,7 +20,7 @@ def test_strict_build_has_no_warnings(built_site):
 
 
 def test_every_figure_script_was_drawn_in_both_themes(site):
-    from build_figures import discover
+    from mlnotes_site.build_figures import discover
 
     for name in discover():
         for variant in (f"{name}.svg", f"{name}-dark.svg"):
@@ -174,7 +174,7 @@ def test_every_fragment_link_names_an_id_its_target_has(site):
 @pytest.mark.slow
 def test_properdocs_builds_the_same_site(site, tmp_path):
     """ProperDocs 1.6.7 (the maintained fork of MkDocs 1.6, pinned in the test extra) builds
-    this mkdocs.yml strictly, plugins and hooks included, into the same set of files."""
+    this mkdocs.yml strictly, its own plugins included, into the same set of files."""
     import os
     import subprocess
     import sys

@@ -14,7 +14,6 @@ the deploy workflow builds with SITE_URL set to the Pages address and publishes 
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import re
 import subprocess
@@ -108,50 +107,32 @@ def paths(step: dict) -> list[str]:
     return [line.strip() for line in step["with"]["path"].splitlines() if line.strip()]
 
 
-def _module(path: Path, name: str):
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module  # dataclasses look their module up there
-    spec.loader.exec_module(module)
-    return module
-
-
 def build_cache_dirs() -> dict[str, Path]:
-    """Where the build keeps keyed work, read from the build code that mkdocs.yml runs.
+    """Where the build keeps keyed work, read from the plugins that mkdocs.yml configures.
 
-    Every module-level `Path` named `*CACHE*` in the hooks and the figure builder, the
-    figure builder's output folder (its freshness check needs the SVGs beside the keys),
-    and mkdocs-jupyter's cache_dir.
+    Every `*cache*` option of the site's plugins (mlnotes-*), the figure builder's cache
+    and output folder (its freshness check needs the SVGs beside the keys), and
+    mkdocs-jupyter's cache_dir.
     """
-    from mkdocs.utils.yaml import yaml_load
-    from mkdocs_jupyter.plugin import Plugin
+    from mkdocs.config import load_config
 
-    with open(ROOT / "mkdocs.yml", encoding="utf-8") as f:
-        config = yaml_load(f)
-    modules = [
-        _module(ROOT / hook, f"_workflow_hook_{i}") for i, hook in enumerate(config["hooks"])
-    ]
-    builders = [m.BUILDER for m in modules if hasattr(m, "BUILDER")]
-    assert builders, "no hook names the figure builder (BUILDER)"
-    builder = _module(builders[0], "_workflow_builder")
-    found = {"figure outputs (OUT)": builder.OUT}
-    for module in [*modules, builder]:
-        for name, value in vars(module).items():
-            if "CACHE" in name and isinstance(value, Path):
-                found[f"{Path(module.__file__).name}: {name}"] = value
-    jupyter = next(
-        (
-            p["mkdocs-jupyter"]
-            for p in config["plugins"]
-            if isinstance(p, dict) and "mkdocs-jupyter" in p
-        ),
-        None,
-    )
+    from mlnotes_site import build_figures, project_path
+
+    config = load_config(str(ROOT / "mkdocs.yml"))
+    found = {
+        "figure outputs (OUT)": build_figures.OUT,
+        "build_figures.py: CACHE": build_figures.CACHE,
+    }
+    site_plugins = {n: p for n, p in config.plugins.items() if n.startswith("mlnotes-")}
+    assert site_plugins, "mkdocs.yml configures none of the site's plugins"
+    for name, plugin in site_plugins.items():
+        for option, value in plugin.config.items():
+            if "cache" in option and isinstance(value, str):
+                found[f"{name}: {option}"] = project_path(config, value)
+    jupyter = config.plugins.get("mkdocs-jupyter")
     assert jupyter is not None, "mkdocs.yml has no mkdocs-jupyter entry"
-    if jupyter.get("cache", dict(Plugin.config_scheme)["cache"].default):
-        found["mkdocs-jupyter cache_dir"] = ROOT / jupyter.get(
-            "cache_dir", dict(Plugin.config_scheme)["cache_dir"].default
-        )
+    if jupyter.config["cache"]:
+        found["mkdocs-jupyter cache_dir"] = ROOT / jupyter.config["cache_dir"]
     return found
 
 

@@ -11,7 +11,7 @@
 // <body> for tooltips and
 // typeset each one once. The preview of an equation is the copy that Material makes of
 // its target as an <h3>: unwrap it, and typeset the block with the equation numbers its
-// own page gives it (`data-eqn-start`, counted by scripts/build/apparatus.py), without its
+// own page gives it (`data-eqn-start`, counted by scripts/mlnotes_site/apparatus.py), without its
 // \label (which would be "multiply defined" when the preview is shown again).
 (function () {
   if (window.mlnotesApparatus) return; // notebook pages load the site scripts twice
@@ -28,7 +28,7 @@
   }
 
   // Material copies the preview's target into an <h3>. When the target is a block (an
-  // equation's wrapper, or a correction box: scripts/build/apparatus.py), show the block
+  // equation's wrapper, or a correction box: scripts/mlnotes_site/apparatus.py), show the block
   // itself, and only it, not the rest of its section.
   function prepare(tooltip) {
     for (const h3 of tooltip.querySelectorAll("h3")) {
@@ -83,7 +83,7 @@
   }).observe(document.body, { childList: true });
 })();
 
-// A link to an equation (#eq:label, the wrapper the hook puts around it) lands before
+// A link to an equation (#eq:label, the wrapper mlnotes-apparatus puts around it) lands before
 // MathJax has typeset the page: the browser (or Material's instant navigation) scrolls
 // to the raw TeX, and typesetting then moves the equation. Scroll to it again once the
 // page is typeset (mathjax-config.js counts typesets in window.mlnotesTypeset; it does

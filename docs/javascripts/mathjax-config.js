@@ -23,7 +23,7 @@ if (!(window.MathJax && window.MathJax.version)) {
     loader: {
       // MathJax 4 loads its font (glyph data and woff2 files, package
       // @mathjax/mathjax-newcm-font) from `[fonts]`, by default the jsDelivr CDN. The
-      // site serves it under its own MathJax (scripts/hooks.py copies it there).
+      // site serves it under its own MathJax (scripts/mlnotes_site/assets.py copies it there).
       paths: { fonts: "[mathjax]/fonts" },
     },
     options: {

@@ -102,8 +102,11 @@ def scratch_copy(dest: Path) -> Path:
 
 
 def _env(tree: Path) -> dict[str, str]:
-    # the copy's mlnotes first, not the editable install's (notebook kernels inherit it)
-    return dict(os.environ, NO_MKDOCS_2_WARNING="1", PYTHONPATH=str(tree), PYTHONHASHSEED="0")
+    # the copy's mlnotes and mlnotes_site first, not the editable install's (notebook kernels
+    # inherit it); then the caller's (an uninstalled worktree's entry points)
+    inherited = [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]
+    path = os.pathsep.join([str(tree), str(tree / "scripts"), *inherited])
+    return dict(os.environ, NO_MKDOCS_2_WARNING="1", PYTHONPATH=path, PYTHONHASHSEED="0")
 
 
 def build(tree: Path) -> dict:
@@ -124,7 +127,7 @@ def build(tree: Path) -> dict:
         "seconds": round(time.perf_counter() - start, 2),
         "returncode": proc.returncode,
         "figures": sorted(figures.get("built", [])),
-        # executed by the build (scripts/build/apparatus.py's log line); mkdocs-jupyter's own
+        # executed by the build (scripts/mlnotes_site/apparatus.py's log line); mkdocs-jupyter's own
         # "Cache miss" says only that the executed notebook's bytes changed
         "notebooks": sorted(set(re.findall(r"notebook ([\w.-]+)\.py: executed", log))),
         "log_tail": log[-3000:] if proc.returncode else "",
@@ -168,8 +171,8 @@ def edit_function(path: Path) -> str:
 
 def expected_after_edit(tree: Path, module: str) -> tuple[list[str], list[str]]:
     """The figures and notebooks whose cache keys cover `module`, by the builder's rules."""
-    sys.path.insert(0, str(tree / "scripts" / "build"))
-    import build_figures as builder
+    sys.path.insert(0, str(tree / "scripts"))
+    from mlnotes_site import build_figures as builder
 
     edited = (tree / module).resolve()
 

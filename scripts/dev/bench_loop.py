@@ -147,7 +147,7 @@ def build(tree: Path, dest: Path) -> float:
             str(dest),
         ],
         cwd=tree,
-        env={**ENV, "PYTHONPATH": str(tree)},
+        env={**ENV, "PYTHONPATH": tree_pythonpath(tree)},
         capture_output=True,
         text=True,
     )
@@ -156,6 +156,14 @@ def build(tree: Path, dest: Path) -> float:
     peak = re.search(r"PEAK_RSS_KIB (\d+)", result.stderr)
     PEAKS.append(int(peak.group(1)) / 1024 if peak else float("nan"))
     return time.perf_counter() - start
+
+
+def tree_pythonpath(tree: Path) -> str:
+    """PYTHONPATH for a build of `tree`: its `mlnotes` and its build (scripts/mlnotes_site,
+    whose plugins the installed entry points name by module), ahead of the installed copies;
+    then the caller's PYTHONPATH (where the entry points are found in an uninstalled worktree)."""
+    inherited = [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]
+    return os.pathsep.join([str(tree), str(tree / "scripts"), *inherited])
 
 
 def free_port() -> int:
@@ -183,7 +191,7 @@ class Server:
                 f"127.0.0.1:{self.port}",
             ],
             cwd=tree,
-            env={**ENV, "PYTHONPATH": str(tree), "TMPDIR": str(self.tmp)},
+            env={**ENV, "PYTHONPATH": tree_pythonpath(tree), "TMPDIR": str(self.tmp)},
             stdout=self.log,
             stderr=subprocess.STDOUT,
         )

@@ -5,7 +5,7 @@
 // The configuration is the pages' (docs/javascripts/mathjax-config.js): every TeX package
 // the browser's tex-chtml.js can autoload, AMS numbering; but an error is reported instead
 // of being typeset in red (formatError throws; `noundefined`, which typesets an undefined
-// macro in red without an error, is left out). Used by scripts/build/tex.py.
+// macro in red without an error, is left out). Used by scripts/mlnotes_site/tex.py.
 import readline from 'node:readline';
 import MathJax from 'mathjax';
 

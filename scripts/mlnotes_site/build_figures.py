@@ -1,6 +1,6 @@
 """Build the site's figures: one script in scripts/figures/ per figure, light and dark SVG.
 
-    python scripts/build/build_figures.py [--force] [--jobs N] [NAME ...]
+    python scripts/mlnotes_site/build_figures.py [--force] [--jobs N] [NAME ...]
 
 Each script `scripts/figures/<name>.py` defines `make_figure()`, which returns a
 matplotlib Figure. The builder calls it under `mlnotes.plotting.style("light")` and

@@ -1,12 +1,12 @@
 """Print the post and the notes pages of a built site as one PDF: the printable book.
 
-    python scripts/build/pdf.py SITE_DIR [--output mlnotes.pdf] [--site-url URL]
+    python scripts/mlnotes_site/pdf.py SITE_DIR [--output mlnotes.pdf] [--site-url URL]
 
 `make pdf` runs it on the site that `make site` has just built. SITE_DIR is served on a
 free localhost port and Debian's Chromium (/usr/bin/chromium, through Playwright)
 prints ONE document: a title page, a table of contents with page numbers, then the
 article of each page of `CHAPTERS` in reading order, with the site's own stylesheets
-(docs/stylesheets/print.css included) in the light palette, plus scripts/build/pdf.css
+(docs/stylesheets/print.css included) in the light palette, plus scripts/mlnotes_site/pdf.css
 (title page, contents, chapter breaks, page numbers). One document, not one PDF per page
 merged afterwards, so that Chromium writes every link between pages as a link inside
 the PDF, the outline (bookmarks) from the headings and a tagged PDF.
@@ -28,7 +28,7 @@ How the pages are joined:
 A standalone script rather than a MkDocs plugin: it prints the *finished* site (pages,
 figures, fonts and MathJax in place) in a browser, so it can only run after a build,
 and a build should not need Chromium; like the offline zip, the PDF is something
-`make site` then serves when it exists (scripts/build/hooks.py links it).
+`make site` then serves when it exists (mlnotes-assets, scripts/mlnotes_site/assets.py, links it).
 """
 
 from __future__ import annotations

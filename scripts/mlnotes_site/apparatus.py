@@ -1,8 +1,8 @@
-r"""MkDocs hook (mkdocs.yml `hooks:`): the study apparatus. Citations and equation <-> code.
+r"""The `mlnotes-apparatus` plugin (mkdocs.yml `plugins:`): the study apparatus. Citations and equation <-> code.
 
 Citations (BibTeX, formatted by pybtex)
 ---------------------------------------
-A page cites a work of `docs/references.bib` by key, in pandoc's syntax:
+A page cites a work of `docs/references.bib` (the `bib_file` option) by key, in pandoc's syntax:
 
     [@vaswani2017]                  -> (Vaswani et al., 2017)
     [@vaswani2017, sec. 3.5]        -> (Vaswani et al., 2017, sec. 3.5)
@@ -25,7 +25,7 @@ A docstring names the equation(s) it computes in a Google-style section::
         notes/cnn.md#eq:cnn-output-size
 
 one `page#label` a line: the page's path under `docs/` and the `\label{...}` of a display
-equation on it. The hook (a) checks that the page exists and has that label (a warning,
+equation on it. The plugin (a) checks that the page exists and has that label (a warning,
 so the strict build fails naming the function, page and label), (b) renders the section
 in the API reference as a link to the equation, with Material's instant preview, and
 (c) puts under the equation on its page a line "Computed by <function>" that links to
@@ -37,8 +37,8 @@ previews find it before MathJax runs.
 Previews
 --------
 Material's instant previews (`material.extensions.preview` in mkdocs.yml, and the
-`data-preview` this hook puts on the API reference's equation links) show the target of
-a link in a tooltip. The hook prepares the pages for them: every display block carries
+`data-preview` this plugin puts on the API reference's equation links) show the target of
+a link in a tooltip. The plugin prepares the pages for them: every display block carries
 `data-eqn-start` (how many numbered equations precede it, so that a preview numbers it
 as its page does), math with `\eqref`s carries `data-eqrefs` (their numbers on the page),
 and an empty anchor before a correction box moves onto a wrapper of the box.
@@ -46,13 +46,21 @@ javascripts/apparatus.js typesets the tooltips.
 
 Notebooks that follow the theme
 -------------------------------
-With mkdocs-jupyter's `execute: false`, the hook executes each `docs/notebooks/*.py`
+With mkdocs-jupyter's `execute: false`, the plugin executes each `docs/notebooks/*.py`
 itself, twice (nbclient), under `mlnotes.plotting.style("light")` and `style("dark")`,
-caches the result in `.cache/apparatus/notebooks/` (keyed on the notebook, the `mlnotes`
-sources and the hook's notebook format), and hands mkdocs-jupyter a notebook whose plot
+caches the result in `.cache/apparatus/notebooks/` (the `notebook_cache` option; keyed on
+the notebook, the `mlnotes` sources and the plugin's notebook format), and hands mkdocs-jupyter a notebook whose plot
 outputs hold both images (`#only-light` / `#only-dark`, switched with the palette as
 the site's figures are). The download `notebooks/<name>.ipynb` is the executed
 notebook with its (light) outputs.
+
+Options
+-------
+    plugins:
+      - mlnotes-apparatus:
+          bib_file: references.bib       # relative to docs_dir
+          package: mlnotes               # the package whose docstrings name equations
+          notebook_cache: .cache/apparatus/notebooks   # relative to mkdocs.yml
 """
 
 from __future__ import annotations
@@ -63,8 +71,12 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from mkdocs.plugins import get_plugin_logger
+from mkdocs.config import base
+from mkdocs.config import config_options as c
+from mkdocs.plugins import BasePlugin, get_plugin_logger
 from mkdocs.utils import get_relative_url
+
+from mlnotes_site import project_path
 
 log = get_plugin_logger("apparatus")
 
@@ -173,7 +185,9 @@ def _unmask(text: str, saved: list[str]) -> str:
     return re.sub("\x00(\\d+)\x00", lambda m: saved[int(m.group(1))], text)
 
 
-def cite(markdown: str, bib: Bibliography, where: str) -> tuple[str, list[str]]:
+def cite(
+    markdown: str, bib: Bibliography, where: str, bib_name: str = f"docs/{BIB_NAME}"
+) -> tuple[str, list[str]]:
     """Replace pandoc citations by author-year links; return the markdown and keys cited."""
     masked, saved = _mask_code(markdown)
     cited: list[str] = []
@@ -188,7 +202,7 @@ def cite(markdown: str, bib: Bibliography, where: str) -> tuple[str, list[str]]:
         for item in items:
             key = item.group("key")
             if key not in bib.entries:
-                log.warning(f"{where}: citation key '{key}' is not in docs/{BIB_NAME}")
+                log.warning(f"{where}: citation key '{key}' is not in {bib_name}")
                 return match.group(0)
             if key not in cited:
                 cited.append(key)
@@ -232,7 +246,8 @@ def add_references(markdown: str, bib: Bibliography, keys: list[str]) -> str:
 
 LABEL = re.compile(r"\\label\{([^}]*)\}")
 SECTION = re.compile(
-    r"^(?P<indent>[ \t]*)Equations?:[ \t]*\n(?P<body>(?:(?P=indent)[ \t]+\S.*\n?)+)", re.M
+    r"^(?P<indent>[ \t]*)Equations?:[ \t]*\n(?P<body>(?:(?P=indent)[ \t]+\S.*\n?)+)",
+    re.M,
 )
 EQ_REF = re.compile(r"^\s*(?P<page>[\w./-]+\.md)#(?P<label>[^\s#]+)\s*$")
 
@@ -484,7 +499,11 @@ EQUATION_TEXT = re.compile(r"([\w./-]+\.md)#([^\s<#]+)")
 
 
 def link_docstring_equations(
-    content: str, page_url: str, files, titles: dict[str, str], numbers: dict[str, dict[str, int]]
+    content: str,
+    page_url: str,
+    files,
+    titles: dict[str, str],
+    numbers: dict[str, dict[str, int]],
 ) -> str:
     """In the API reference, turn each `page.md#label` of an Equation section into a link."""
 
@@ -538,7 +557,8 @@ def execute_notebook(path: Path, theme: str, timeout: int = 600):
         cell.id = f"cell-{i}"
     nb.metadata.pop("jupytext", None)
     nb.metadata.setdefault(
-        "kernelspec", {"name": "python3", "display_name": "Python 3", "language": "python"}
+        "kernelspec",
+        {"name": "python3", "display_name": "Python 3", "language": "python"},
     )
     nb.cells.insert(0, nbformat.v4.new_code_cell(SETUP_CELL.format(theme=theme)))
     # record_timing=False: no execution timestamps in the cells' metadata (same bytes every run)
@@ -588,19 +608,14 @@ def merge_themes(light, dark, where: str):
 
 
 def _builder():
-    """scripts/build/build_figures.py, whose `notebook_dependencies` and `code_digest` key notebooks too."""
-    import importlib.util
+    """The figure builder (build_figures.py), whose `notebook_dependencies` and `code_digest` key notebooks too."""
+    from mlnotes_site import build_figures
 
-    spec = importlib.util.spec_from_file_location(
-        "_mlnotes_build_figures", ROOT / "scripts" / "build" / "build_figures.py"
-    )
-    builder = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(builder)
-    return builder
+    return build_figures
 
 
 def _notebook_dependencies(path: Path) -> list[Path]:
-    """The `mlnotes` sources a jupytext notebook imports, transitively (scripts/build/build_figures.py)."""
+    """The `mlnotes` sources a jupytext notebook imports, transitively (scripts/mlnotes_site/build_figures.py)."""
     return _builder().notebook_dependencies(path)
 
 
@@ -667,7 +682,7 @@ def _notebook_error(source: Path, err: Exception) -> str:
     return f"{where}: {ename}: {evalue}"
 
 
-def themed_notebooks(files, config) -> None:
+def themed_notebooks(files, config, serve: bool = False, cache: Path = NOTEBOOK_CACHE) -> None:
     """Point each notebook page at its executed two-theme copy, and its download at the executed one."""
     from mkdocs.exceptions import PluginError
     from mkdocs.structure.files import File
@@ -677,13 +692,13 @@ def themed_notebooks(files, config) -> None:
             continue
         source = Path(f.abs_src_path)
         try:
-            page_nb, download_nb = build_notebook(source)
+            page_nb, download_nb = build_notebook(source, cache)
         except Exception as err:  # a failing cell, a kernel that died
             message = f"notebook {f.src_uri} failed to execute: {_notebook_error(source, err)}"
-            if not _state.get("serve"):
+            if not serve:
                 raise PluginError(message) from err
             # `make serve` goes on: the page shows the notebook's source, unexecuted, with
-            # the error at its top (scripts/build/problems.py) and no download
+            # the error at its top (scripts/mlnotes_site/problems.py) and no download
             log.error(message, extra={"mlnotes_page": f.src_uri})
             continue
         f.abs_src_path = str(page_nb)
@@ -695,61 +710,80 @@ def themed_notebooks(files, config) -> None:
 
 
 # ---------------------------------------------------------------------------------------
-# MkDocs events
+# The plugin
 # ---------------------------------------------------------------------------------------
 
-_state: dict = {}
+
+class ApparatusConfig(base.Config):
+    bib_file = c.Type(str, default=BIB_NAME)
+    """The BibTeX file the pages cite, relative to docs_dir."""
+    package = c.Type(str, default=PACKAGE)
+    """The package (a folder next to mkdocs.yml) whose docstrings' `Equation:` sections link."""
+    notebook_cache = c.Type(str, default=".cache/apparatus/notebooks")
+    """Where the executed notebooks are kept, relative to mkdocs.yml."""
 
 
-def on_startup(command, **kwargs):
-    _state["serve"] = command == "serve"
+class ApparatusPlugin(BasePlugin[ApparatusConfig]):
+    """Citations, equation <-> code links, previews, notebooks in both figure styles."""
 
+    def __init__(self):
+        self.serve = False
+        self.bib = Bibliography({})
+        self.refs: list[EquationRef] = []  # read by mlnotes-incremental
+        self.by_page: dict[str, dict[str, list[str]]] = {}
+        # {src_uri: {label: N}}, filled as pages render; mlnotes-incremental writes the
+        # numbers of the pages a `make serve` build does not re-render into it
+        self.numbers: dict[str, dict[str, int]] = {}
+        self.files = None
 
-def on_config(config, **kwargs):
-    docs = Path(config.docs_dir)
-    bib_path = docs / BIB_NAME
-    _state["bib"] = Bibliography.load(bib_path) if bib_path.is_file() else Bibliography({})
-    package_dir = Path(config.config_file_path).parent / PACKAGE
-    _state["refs"] = collect_equation_refs(package_dir) if package_dir.is_dir() else []
-    for problem in validate_equation_refs(_state["refs"], docs):
-        log.warning(problem)
-    by_page: dict[str, dict[str, list[str]]] = {}
-    for ref in _state["refs"]:
-        by_page.setdefault(ref.page, {}).setdefault(ref.label, []).append(ref.identifier)
-    _state["by_page"] = by_page
-    return config
+    def on_startup(self, *, command, dirty):
+        self.serve = command == "serve"
 
+    def on_config(self, config):
+        docs = Path(config.docs_dir)
+        bib_path = docs / self.config.bib_file
+        self.bib = Bibliography.load(bib_path) if bib_path.is_file() else Bibliography({})
+        package_dir = project_path(config, self.config.package)
+        self.refs = (
+            collect_equation_refs(package_dir, self.config.package) if package_dir.is_dir() else []
+        )
+        for problem in validate_equation_refs(self.refs, docs):
+            log.warning(problem)
+        by_page: dict[str, dict[str, list[str]]] = {}
+        for ref in self.refs:
+            by_page.setdefault(ref.page, {}).setdefault(ref.label, []).append(ref.identifier)
+        self.by_page = by_page
+        return config
 
-def on_files(files, config, **kwargs):
-    _state["files"] = files
-    jupyter = config.plugins.get("mkdocs-jupyter")
-    if jupyter is not None and not jupyter.config.get("execute"):
-        themed_notebooks(files, config)
-    return files
+    def on_files(self, files, config):
+        self.files = files
+        jupyter = config.plugins.get("mkdocs-jupyter")
+        if jupyter is not None and not jupyter.config.get("execute"):
+            cache = project_path(config, self.config.notebook_cache)
+            themed_notebooks(files, config, serve=self.serve, cache=cache)
+        return files
 
+    def on_page_markdown(self, markdown: str, page, config, files):
+        uri = page.file.src_uri
+        labels = self.by_page.get(uri)
+        if labels:
+            markdown = add_computed_by(markdown, labels)
+        bib_name = f"{Path(config.docs_dir).name}/{self.config.bib_file}"
+        markdown, keys = cite(markdown, self.bib, uri, bib_name)
+        if keys:
+            markdown = add_references(markdown, self.bib, keys)
+        return markdown
 
-def on_page_markdown(markdown: str, page, config, files, **kwargs):
-    uri = page.file.src_uri
-    labels = _state.get("by_page", {}).get(uri)
-    if labels:
-        markdown = add_computed_by(markdown, labels)
-    markdown, keys = cite(markdown, _state["bib"], uri)
-    if keys:
-        markdown = add_references(markdown, _state["bib"], keys)
-    return markdown
+    def on_page_content(self, html: str, page, config, files):
+        numbers = self.numbers[page.file.src_uri] = {}
+        html = add_equation_ids(html, numbers)
+        return anchor_next_block(annotate_eqrefs(html, numbers))
 
-
-def on_page_content(content: str, page, config, files, **kwargs):
-    numbers = _state.setdefault("numbers", {})[page.file.src_uri] = {}
-    content = add_equation_ids(content, numbers)
-    return anchor_next_block(annotate_eqrefs(content, numbers))
-
-
-def on_post_page(output: str, page, config, **kwargs):
-    if "equation" not in output:
-        return output
-    files = _state["files"]
-    titles = {
-        f.src_uri: f.page.title for f in files.documentation_pages() if f.page and f.page.title
-    }
-    return link_docstring_equations(output, page.url, files, titles, _state.get("numbers", {}))
+    def on_post_page(self, output: str, page, config):
+        if "equation" not in output:
+            return output
+        files = self.files
+        titles = {
+            f.src_uri: f.page.title for f in files.documentation_pages() if f.page and f.page.title
+        }
+        return link_docstring_equations(output, page.url, files, titles, self.numbers)

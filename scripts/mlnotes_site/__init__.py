@@ -1,0 +1,29 @@
+"""The site's build: MkDocs plugins, the figure builder and the PDF printer.
+
+The plugins (registered in pyproject.toml under `[project.entry-points."mkdocs.plugins"]`,
+configured under `plugins:` in mkdocs.yml; README: Layout lists their options):
+
+- `mlnotes-figures` (figures.py): the figures, drawn by build_figures.py before each build;
+- `mlnotes-assets` (assets.py): self-hosted MathJax, the offline copy's search shim, the
+  offline zip and the PDF, the feed's image, notebook pages' links;
+- `mlnotes-apparatus` (apparatus.py): citations, equation <-> code links, previews,
+  notebooks executed in both figure styles;
+- `mlnotes-incremental` (incremental.py): `make serve`'s incremental rebuilds;
+- `mlnotes-tex` (tex.py): every TeX expression checked with MathJax in Node;
+- `mlnotes-problems` (problems.py): `make serve` shows a mistake on the pages it touches.
+
+The command-line tools: `build_figures.py` (`make figures`) and `pdf.py` (`make pdf`).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+
+def project_path(config, value: str) -> Path:
+    """`value` (an option of a plugin) as a path: relative ones against mkdocs.yml's folder."""
+    path = Path(value)
+    if path.is_absolute():
+        return path
+    base = Path(config.config_file_path).resolve().parent if config.config_file_path else Path()
+    return base / path

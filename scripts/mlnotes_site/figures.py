@@ -1,0 +1,116 @@
+"""The `mlnotes-figures` plugin (mkdocs.yml `plugins:`): the site's figures, drawn before each build.
+
+- on_pre_build: run the figure builder (`build_figures.py`, a no-op for figures that are
+  up to date); a failing figure script fails the build and names itself. `mkdocs serve`
+  watches `mlnotes/`, `scripts/figures/` and `scripts/mlnotes_site/` (mkdocs.yml:
+  `watch:`), so an edit there rebuilds.
+- Under `mkdocs serve` the builder runs in this process, with a pool of worker processes
+  that outlives a build (they have imported matplotlib, torch and mlnotes already): an
+  edit of a figure script costs its drawing only. A figure that fails does not stop the
+  server: each page that shows it says so (mlnotes-problems).
+
+Options:
+
+    plugins:
+      - mlnotes-figures:
+          jobs: 2        # worker processes that draw; default: one per core
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from mkdocs.config import base
+from mkdocs.config import config_options as c
+from mkdocs.exceptions import PluginError
+from mkdocs.plugins import BasePlugin, get_plugin_logger
+
+log = get_plugin_logger("figures")
+ROOT = Path(__file__).resolve().parents[2]
+BUILDER = Path(__file__).with_name("build_figures.py")
+
+
+def _innermost(error: str) -> str:
+    """A traceback's innermost `File "...", line N` and its message, on one line."""
+    error = error.replace(f"{ROOT}/", "")  # paths relative to the project
+    lines = [line.strip() for line in error.strip().splitlines() if line.strip()]
+    frames = [line for line in lines if line.startswith("File ")]
+    return " | ".join(x for x in (frames[-1] if frames else "", lines[-1] if lines else "") if x)
+
+
+class FiguresConfig(base.Config):
+    jobs = c.Optional(c.Type(int))
+    """Worker processes that draw the figures (default: one per core)."""
+
+
+class FiguresPlugin(BasePlugin[FiguresConfig]):
+    """Draws the figures whose inputs changed (build_figures.py) before each build."""
+
+    def __init__(self):
+        # `mkdocs serve` keeps this object for the whole process: its figure workers stay warm
+        self.command: str | None = None
+        self.pool = None
+        self.code: str | None = None
+
+    def on_startup(self, *, command, dirty):
+        self.command = command
+
+    def on_shutdown(self):
+        self._stop_pool()
+
+    def _stop_pool(self) -> None:
+        pool, self.pool, self.code = self.pool, None, None
+        if pool is not None:
+            pool.shutdown(wait=False, cancel_futures=True)
+
+    def _warm_builder(self):
+        """The figure builder, imported by name (its workers unpickle
+        `mlnotes_site.build_figures.render`), with a process pool that outlives a build:
+        re-created when the code a figure can import or the builder itself changes
+        (`build_figures.code_key`), never reused stale."""
+        import importlib
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
+        from mlnotes_site import build_figures
+
+        code = build_figures.code_key()
+        if code != self.code:
+            self._stop_pool()
+            build_figures = importlib.reload(build_figures)
+            workers = self.config.jobs or os.cpu_count() or 1
+            self.pool = ProcessPoolExecutor(
+                max_workers=workers,
+                mp_context=multiprocessing.get_context("spawn"),  # never fork the server's threads
+                initializer=build_figures.warm_worker,
+            )
+            # start every worker now, in the background: a process pool spawns its workers
+            # on the first submits, so the first figure edit would otherwise wait for their
+            # imports (about 4 s of torch and matplotlib on 2 cores)
+            for _ in range(workers):
+                self.pool.submit(os.getpid)
+            self.code = build_figures.code_key()
+        return build_figures, self.pool
+
+    def on_pre_build(self, config):
+        if self.command == "serve":
+            builder, pool = self._warm_builder()
+            if builder.build(executor=pool):
+                # the server goes on: each page that shows a failed figure says so
+                # (mlnotes-problems); its old SVGs are deleted, never served stale
+                for name, error in builder.last_run()["failed"].items():
+                    log.error(
+                        f"figure {name}: scripts/figures/{name}.py raised: {_innermost(error)}",
+                        extra={"mlnotes_figure": name},
+                    )
+            return
+        jobs = ["--jobs", str(self.config.jobs)] if self.config.jobs else []
+        failed = subprocess.run([sys.executable, str(BUILDER), *jobs], cwd=ROOT).returncode
+        if failed:
+            raise PluginError(
+                "figure build failed: see the traceback above "
+                "(the failing script is named on the line '[figures] failing scripts: ...')"
+            )

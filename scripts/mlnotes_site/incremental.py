@@ -1,0 +1,640 @@
+"""The `mlnotes-incremental` plugin: incremental rebuilds under `mkdocs serve --dirty` (`make serve`).
+
+With `--dirty`, MkDocs re-renders only the pages whose source is newer than their HTML,
+so an edit costs one page instead of the whole site. On its own that is wrong in several
+ways; this module keeps the served site equal to a clean build of the same sources:
+
+- What a page depends on besides its source re-renders it: the files it includes with
+  `pymdownx.snippets` (`--8<-- "scripts/figures/x.py"`), the `mlnotes` module a `::: mlnotes.x`
+  block documents, and the functions whose docstrings name one of its equations
+  (`Equation:` sections, scripts/mlnotes_site/apparatus.py: its "Computed by" lines). A notebook
+  page is the executed copy mlnotes-apparatus hands mkdocs-jupyter (executed again when
+  the notebook or `mlnotes` changes), so its bytes are its signature. The page's HTML is
+  deleted, so MkDocs rebuilds it.
+- Equation numbers: an API page links "equation (N) of <page title>". When a re-rendered
+  page's equation numbers change, the pages that document a function computing one of
+  its equations are re-rendered in the same build; the numbers of the pages not
+  re-rendered are kept for the apparatus hook.
+- What lists pages: a change to the set of pages, to a page's front matter or to its
+  first heading (titles and metadata appear in every page's navigation), to
+  `mkdocs.yml`, `overrides/` or the build code rebuilds every page. The titles and
+  metadata of the pages not re-rendered are restored from the previous build, so the
+  navigation of the pages that are re-rendered names them correctly. If a re-rendered page's
+  title or metadata changed anyway (a heading the scan cannot see), every other page
+  is re-rendered in the same build. A blog post or view re-renders the whole blog.
+- The search index: Material's search plugin indexes only the pages it renders; each
+  page's entries are kept and the index is written whole, in a clean build's order.
+- Cross-references (mkdocs-autorefs): the anchors of pages not re-rendered are kept.
+- The blog's feeds (mkdocs-rss-plugin): the plugin lists the pages it sees rendered and
+  keeps its lists for the whole `mkdocs serve` process; each build starts them empty and
+  gets the entries of the pages not re-rendered, in a clean build's order.
+- Files of pages or assets that are gone are deleted from the served site.
+- mkdocstrings' `objects.inv`: the objects of the pages not re-rendered are kept.
+
+The plugin does nothing in `mkdocs build` or in `mkdocs serve` without `--dirty`. Its
+state lives on the plugin object, which MkDocs keeps for the whole `mkdocs serve` process.
+What it reads of the other `mlnotes-*` plugins (the apparatus' equation references and
+numbers, the figures that failed) goes through one adapter, `_Peers`, which checks when
+the serve starts that they are configured and have what it reads.
+
+Options:
+
+    plugins:
+      - mlnotes-incremental:
+          # inputs every page depends on, relative to mkdocs.yml (files or folders)
+          global_inputs: [overrides, scripts/mlnotes_site, docs/references.bib]
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+import logging
+import os
+import re
+from pathlib import Path
+
+import jinja2
+from mkdocs.commands import build as _build
+from mkdocs.config import base
+from mkdocs.config import config_options as c
+from mkdocs.exceptions import PluginError
+from mkdocs.plugins import BasePlugin, event_priority
+from mkdocs.structure.files import InclusionLevel
+from mkdocs.structure.pages import Page
+
+log = logging.getLogger("mkdocs.plugins.incremental")
+
+ROOT = Path(__file__).resolve().parents[2]
+SNIPPET = re.compile(r"""^\s*-+8<-+\s+(["']?)([^"'\s]+)\1\s*$""", re.M)
+AUTODOC = re.compile(r"^:::\s+([\w.]+)", re.M)
+FIGURE_REF = re.compile(r"figures/([\w.-]+?)(?:-dark)?\.svg")
+FRONT_MATTER = re.compile(r"\A(---\s*\n.*?\n(?:---|\.\.\.)\s*\n)", re.S)
+HEADING = re.compile(r"^#{1,6}\s.*$|^.*\n(?:=+|-+)\s*$", re.M)
+# Inputs that every page depends on (relative to the config file's folder): the default of
+# the `global_inputs` option. The build code (scripts/mlnotes_site) is one, though an edit
+# of it also needs a restart (mlnotes-problems says so). docs/references.bib: every page's
+# citations and References list are formatted from it.
+GLOBAL_INPUTS = ("overrides", "scripts/mlnotes_site", "docs/references.bib")
+
+
+class _MemoryBytecodeCache(jinja2.BytecodeCache):
+    """Compiled theme templates, kept across rebuilds (each rebuild makes a new Jinja
+    environment, and compiling Material's templates again costs more than a page).
+    Jinja checks each entry against its template's source, so an edited template is
+    compiled again."""
+
+    def __init__(self):
+        self.store: dict[str, bytes] = {}
+
+    def load_bytecode(self, bucket):
+        code = self.store.get(bucket.key)
+        if code is not None:
+            bucket.bytecode_from_string(code)
+
+    def dump_bytecode(self, bucket):
+        self.store[bucket.key] = bucket.bytecode_to_string()
+
+
+class _DirtyWarning(logging.Filter):
+    """MkDocs warns on every --dirty build that navigation may be wrong: here it is not."""
+
+    def filter(self, record):
+        return not record.getMessage().startswith("A 'dirty' build is being performed")
+
+
+def _digest(*chunks: bytes) -> str:
+    h = hashlib.sha256()
+    for chunk in chunks:
+        h.update(len(chunk).to_bytes(8, "little"))
+        h.update(chunk)
+    return h.hexdigest()
+
+
+def _read(path: Path) -> bytes:
+    try:
+        return path.read_bytes()
+    except OSError:
+        return b"<missing>"
+
+
+def _global_key(root: Path, config, inputs=GLOBAL_INPUTS) -> str:
+    chunks = [_read(Path(config.config_file_path))] if config.config_file_path else []
+    for name in inputs:
+        base = root / name
+        for path in sorted(base.rglob("*")) if base.is_dir() else [base]:
+            if path.is_file() and "__pycache__" not in path.parts:
+                chunks += [path.relative_to(root).as_posix().encode(), _read(path)]
+    # dotfiles are not site files but pages show them: the blog's authors (.authors.yml),
+    # Material's meta plugin's defaults for a folder (.meta.yml: the search boost), any other
+    docs = Path(config.docs_dir)
+    for path in sorted(docs.rglob(".*")):
+        if path.is_file():
+            chunks += [path.relative_to(docs).as_posix().encode(), _read(path)]
+    return _digest(*chunks)
+
+
+def _module_file(root: Path, identifier: str) -> list[Path]:
+    """The source file of the module that `identifier` names, and its packages' `__init__`."""
+    parts = identifier.split(".")
+    for n in range(len(parts), 0, -1):
+        base = root.joinpath(*parts[:n])
+        for candidate in (base.with_suffix(".py"), base / "__init__.py"):
+            if candidate.is_file():
+                inits = [root.joinpath(*parts[:i], "__init__.py") for i in range(1, n)]
+                return [candidate, *(p for p in inits if p.is_file())]
+    return []
+
+
+def _dependencies(root: Path, file, text: str) -> list[Path]:
+    deps: list[Path] = []
+    for _, name in SNIPPET.findall(text):
+        name = re.sub(r"(:-?\d*)+$", "", name)
+        deps.append(root / name)
+    for identifier in AUTODOC.findall(text):
+        deps += _module_file(root, identifier)
+    return deps
+
+
+def _notebook_heading(text: str) -> str:
+    """The first `# ` line of a notebook's Markdown cells (its title), from its JSON."""
+    try:
+        cells = json.loads(text).get("cells", [])
+    except (ValueError, AttributeError):
+        return ""
+    for cell in cells:
+        if cell.get("cell_type") == "markdown":
+            source = cell.get("source", "")
+            source = "".join(source) if isinstance(source, list) else source
+            heading = re.search(r"^#\s.*$", source, re.M)
+            if heading:
+                return heading.group(0)
+    return ""
+
+
+def _scan(root: Path, file, computed_by: list, failed: dict | None = None) -> dict:
+    """The page's signature (source + what it includes + the functions that compute its
+    equations + which of its figures failed to draw, so that the page shows the failure
+    and, once fixed, the figure), its navigation key and the identifiers its `:::`
+    blocks document."""
+    try:
+        raw = file.content_bytes
+    except (OSError, TypeError, ValueError):
+        return {"sig": None, "navkey": None, "autodoc": []}
+    text = raw.decode("utf-8", errors="replace")
+    chunks = [raw, repr(computed_by).encode()]
+    for dep in _dependencies(root, file, text):
+        chunks += [str(dep).encode(), _read(dep)]
+    for name in sorted(set(FIGURE_REF.findall(text)) & set(failed or {})):
+        chunks.append(f"figure {name} failed: {failed[name]}".encode())
+    if file.src_uri.endswith(".md"):
+        front = FRONT_MATTER.match(text)
+        body = text[front.end() :] if front else text
+        heading = HEADING.search(body)
+        navkey = (
+            (front.group(1) if front else ""),
+            heading.group(0) if heading else "",
+        )
+    else:  # a notebook: the executed .ipynb (apparatus), or the jupytext source
+        heading = _notebook_heading(text) if text.lstrip().startswith("{") else ""
+        navkey = ("", heading)
+    return {"sig": _digest(*chunks), "navkey": navkey, "autodoc": AUTODOC.findall(text)}
+
+
+def _documents(identifiers, ref) -> bool:
+    """Does a page with these `:::` identifiers document the function `ref` names?"""
+    return any(ref.identifier == i or ref.identifier.startswith(i + ".") for i in identifiers)
+
+
+def _pages(files):
+    """Every Markdown page, whatever its inclusion (the blog plugin excludes posts until on_nav)."""
+    return [f for f in files if f.is_documentation_page()]
+
+
+def _served(files):
+    """The pages the build renders, in its order (`mkdocs serve` renders drafts too)."""
+    return files.documentation_pages(inclusion=InclusionLevel.is_in_serve)
+
+
+def _remove(path: str | None) -> None:
+    if path and os.path.isfile(path):
+        os.remove(path)
+
+
+def _blog_dir(config) -> str | None:
+    blog = config.plugins.get("material/blog") or config.plugins.get("blog")
+    return (blog.config.blog_dir.strip("/") + "/") if blog is not None else None
+
+
+def _rss(config):
+    plugin = config.plugins.get("rss")
+    return plugin if plugin is not None and hasattr(plugin, "pages_to_filter") else None
+
+
+def _autorefs(config):
+    return config.plugins.get("autorefs")
+
+
+def _search(config):
+    for plugin in config.plugins.values():
+        if type(plugin).__name__ == "SearchPlugin" and hasattr(plugin, "search_index"):
+            return plugin
+    return None
+
+
+def _keep_notebook_cache(config) -> None:
+    """mkdocs-jupyter evicts the cached execution of every notebook it did not render in
+    this build: under --dirty, that is every notebook not edited. Keep the cache whole
+    while serving (a clean build evicts what is stale)."""
+    plugin = config.plugins.get("mkdocs-jupyter")
+    if plugin is None or not plugin.config.get("cache") or not hasattr(plugin, "_used_cache_paths"):
+        return
+    plugin._used_cache_paths |= set(Path(plugin.config["cache_dir"]).glob("*.json"))
+
+
+class _Peers:
+    """What mlnotes-incremental reads of the other mlnotes plugins, in one place.
+
+    Built in on_config of a `mkdocs serve --dirty`: a missing plugin, or one without what
+    is read here, stops the serve at once with a message, instead of a served site that
+    silently differs from a clean build.
+    """
+
+    # plugin -> what is read of it: the apparatus' equation references and numbers by
+    # page, the figures that failed to draw (kept by mlnotes-problems)
+    NEEDS = {
+        "mlnotes-apparatus": ("refs", "numbers"),
+        "mlnotes-problems": ("failed_figures",),
+    }
+
+    def __init__(self, config):
+        self.plugins = {}
+        for name, attributes in self.NEEDS.items():
+            plugin = config.plugins.get(name)
+            missing = [a for a in attributes if plugin is not None and not hasattr(plugin, a)]
+            if plugin is None or missing:
+                what = f"has no {', '.join(missing)}" if plugin else "is not configured"
+                raise PluginError(
+                    f"mlnotes-incremental reads {name} ({', '.join(attributes)}), which {what}: "
+                    f"list {name} under `plugins:` in mkdocs.yml (README: Layout)"
+                )
+            self.plugins[name] = plugin
+
+    def equation_refs(self) -> list:
+        """The `Equation:` references of this build's docstrings (read in the apparatus' on_config)."""
+        return list(self.plugins["mlnotes-apparatus"].refs)
+
+    def numbers(self) -> dict:
+        """The apparatus' equation numbers, `{src_uri: {label: N}}` (filled as pages render;
+        the kept numbers of the pages not re-rendered are written into it)."""
+        return self.plugins["mlnotes-apparatus"].numbers
+
+    def failed_figures(self) -> dict:
+        """The figures this build failed to draw, and why."""
+        return self.plugins["mlnotes-problems"].failed_figures()
+
+
+class IncrementalConfig(base.Config):
+    global_inputs = c.ListOfItems(c.Type(str), default=list(GLOBAL_INPUTS))
+    """Files or folders (relative to mkdocs.yml) that every page depends on."""
+
+
+class IncrementalPlugin(BasePlugin[IncrementalConfig]):
+    """`mkdocs serve --dirty`: re-render only what an edit changes, as a clean build would."""
+
+    def __init__(self):
+        self.state: dict = {"active": False}
+        self.peers: _Peers | None = None
+
+    def on_config(self, config):
+        if self.state["active"]:
+            self.peers = _Peers(config)
+        return config
+
+    def on_startup(self, command, dirty, **kwargs):
+        state = self.state
+        state.clear()
+        state["active"] = command == "serve" and dirty
+        if state["active"]:
+            logging.getLogger("mkdocs.commands.build").addFilter(_DirtyWarning())
+        state["pages"] = {}  # src_uri -> {"sig", "navkey", "title", "meta", "search"}
+        state["dests"] = set()  # every file the last build wrote or copied
+        state["global"] = None
+        state["autorefs"] = None
+        state["templates"] = _MemoryBytecodeCache()
+
+    # after the plugins that add files (blog views, notebooks, MathJax)
+    @event_priority(-100)
+    def on_files(self, files, config, **kwargs):
+        state = self.state
+        if not state["active"]:
+            return files
+        root = Path(config.config_file_path or ".").resolve().parent
+        pages = _pages(files)
+        refs = self.peers.equation_refs()
+        computed_by = {}
+        for ref in refs:
+            computed_by.setdefault(ref.page, []).append((ref.label, ref.identifier))
+        failed = self.peers.failed_figures()
+        scans = {
+            f.src_uri: _scan(root, f, sorted(computed_by.get(f.src_uri, [])), failed) for f in pages
+        }
+        old = state["pages"]
+        key = _global_key(root, config, self.config.global_inputs)
+        reason = None
+        if not old:
+            reason = "first build"
+        elif key != state["global"]:
+            reason = "configuration, theme overrides or build code changed"
+        elif set(scans) != set(old):
+            added, gone = sorted(set(scans) - set(old)), sorted(set(old) - set(scans))
+            reason = f"pages added {added} or removed {gone}"
+        else:
+            changed = [u for u, s in scans.items() if s["navkey"] != old[u]["navkey"]]
+            if changed:
+                reason = f"front matter or title of {changed} changed"
+        forced = {
+            u for u, s in scans.items() if reason or s["sig"] is None or s["sig"] != old[u]["sig"]
+        }
+        blog = _blog_dir(config)
+        if blog and any(u.startswith(blog) for u in forced):
+            forced |= {u for u in scans if u.startswith(blog)}
+        for f in pages:
+            if f.src_uri in forced:
+                _remove(f.abs_dest_path)
+            elif (
+                getattr(f, "generated_by", None)
+                and f.abs_src_path
+                and os.path.isfile(f.abs_src_path)
+            ):
+                # a view the blog plugin writes to a temporary file on every build (a category):
+                # always newer than its HTML, MkDocs would render it without its posts' excerpts
+                os.utime(f.abs_src_path, (0, 0))
+        if reason and old:
+            log.info(f"incremental: rebuilding every page ({reason})")
+        elif forced:
+            log.info(f"incremental: re-rendering {sorted(forced)}")
+        rss = _rss(config)
+        if rss is not None:
+            rss.pages_to_filter = []
+            rss.feed_created.entries = []
+            rss.feed_updated.entries = []
+        # the global key is kept only once the build succeeds: a failed build is redone in full
+        state["build"] = {
+            "full": bool(reason),
+            "scans": scans,
+            "entries": {},
+            "mark": 0,
+            "global": key,
+            "refs": refs,
+        }
+        return files
+
+    def _restore(self, page: Page) -> None:
+        """Give a page that is not re-rendered the title and metadata of its last render."""
+        state = self.state
+        record = state["pages"].get(page.file.src_uri)
+        if record is not None and page.content is None:
+            page.meta = copy.deepcopy(record["meta"])
+            page._title_from_render = record["title"]
+            # Page.title is None for a page whose source was not read (MkDocs 1.6): give it the
+            # title it showed (its source is unchanged, so is its title)
+            page.title = record["shown"]
+
+    def on_nav(self, nav, config, files, **kwargs):
+        state = self.state
+        if state["active"]:
+            for f in _pages(files):
+                if f.page is not None and not f.is_modified():
+                    self._restore(f.page)
+        return nav
+
+    # first: before anything renders navigation or resolves references
+    @event_priority(100)
+    def on_env(self, env, config, files, **kwargs):
+        state = self.state
+        if not state["active"]:
+            return env
+        env.bytecode_cache = state["templates"]
+        build, old = state["build"], state["pages"]
+        pages = _pages(files)
+        rendered = [f for f in pages if f.page is not None and f.page.content is not None]
+        if not build["full"]:
+            moved = [
+                f.src_uri
+                for f in rendered
+                if f.src_uri in old
+                and (f.page._title_from_render, f.page.meta)
+                != (old[f.src_uri]["title"], old[f.src_uri]["meta"])
+            ]
+            if moved:
+                log.info(f"incremental: title or metadata of {moved} changed: rendering every page")
+                build["full"] = True
+                for f in _served(files):
+                    if f.page is None:
+                        Page(None, f, config)
+                    if f.page.content is None:
+                        _remove(f.abs_dest_path)
+                        _build._populate_page(f.page, config, files, dirty=True)
+                rendered = [f for f in pages if f.page is not None and f.page.content is not None]
+        if not build["full"]:
+            rendered += self._renumbered(config, files, pages, rendered)
+        for f in pages:
+            if f.page is not None:
+                self._restore(f.page)
+        numbers = self.peers.numbers()
+        build["rendered"] = {f.src_uri for f in rendered}
+        build["rendered_urls"] = {f.page.url for f in rendered}
+        for f in rendered:
+            state["pages"][f.src_uri] = {
+                **build["scans"][f.src_uri],
+                "title": f.page._title_from_render,
+                "shown": f.page.title,
+                "meta": copy.deepcopy(f.page.meta),
+                "search": old.get(f.src_uri, {}).get("search", []),
+                "numbers": copy.deepcopy(numbers.get(f.src_uri, {})),
+                # its links to anchors of other pages ({target src_uri: {anchor: link}}), so
+                # that they are checked again when a target changes (_restore_links)
+                "links": {
+                    target.src_uri: dict(links)
+                    for target, links in (f.page.links_to_anchors or {}).items()
+                },
+            }
+        self._restore_links(files, pages, build["rendered"])
+        # the equation numbers of the pages not re-rendered, for the API pages' links
+        for uri, record in state["pages"].items():
+            if uri not in build["rendered"]:
+                numbers[uri] = copy.deepcopy(record.get("numbers", {}))
+        for uri in set(state["pages"]) - {f.src_uri for f in pages}:
+            del state["pages"][uri]
+        build["order"] = [f.src_uri for f in _served(files)]
+        self._merge_rss(config, pages)
+        self._merge_inventory(config, files)
+        build["dests"] = {f.abs_dest_path for f in files if f.abs_dest_path}
+        self._merge_autorefs(config)
+        return env
+
+    def _restore_links(self, files, pages, rendered: set) -> None:
+        """A page that is not re-rendered keeps its links to other pages' anchors, as recorded
+        at its last render: MkDocs validates every page's links after the build
+        (`validation: anchors`) against the anchors of the pages this build rendered, so
+        renaming a heading warns about each page that links to its old anchor, in the serve
+        as in a clean strict build (where `--dirty` would only check the re-rendered pages)."""
+        state = self.state
+        for f in pages:
+            if f.src_uri in rendered or f.page is None:
+                continue
+            record = state["pages"].get(f.src_uri, {}).get("links", {})
+            links = {}
+            for target_uri, anchors in record.items():
+                target = files.get_file_from_path(target_uri)
+                if target is not None:
+                    links[target] = dict(anchors)
+            f.page.links_to_anchors = links
+
+    def _merge_rss(self, config, pages) -> None:
+        """The feed entries of every page: this build's for the pages it rendered, the kept ones for the others."""
+        state = self.state
+        rss = _rss(config)
+        if rss is None:
+            return
+        kept = state.setdefault("rss", {})
+        by_path = {f.abs_src_path: f.src_uri for f in pages}
+        fresh = {by_path.get(str(entry.abs_path)): entry for entry in rss.pages_to_filter}
+        rendered = state["build"]["rendered"]
+        for f in pages:
+            if f.src_uri in rendered:
+                if f.src_uri in fresh:
+                    kept[f.src_uri] = fresh[f.src_uri]
+                else:
+                    kept.pop(f.src_uri, None)
+        current = {f.src_uri for f in pages}
+        for uri in set(kept) - current:
+            del kept[uri]
+        rss.pages_to_filter = [kept[f.src_uri] for f in pages if f.src_uri in kept]
+
+    def _merge_inventory(self, config, files) -> None:
+        """mkdocstrings' objects.inv lists the objects of the pages rendered in this build: add the
+        kept ones of the other pages, in a clean build's order (mkdocstrings writes it in on_env)."""
+        state = self.state
+        plugin = config.plugins.get("mkdocstrings")
+        handlers = getattr(plugin, "_handlers", None) if plugin is not None else None
+        inventory = getattr(handlers, "inventory", None)
+        if inventory is None:
+            return
+        kept = state.setdefault("inventory", {})  # page URL -> its items, in render order
+        fresh: dict = {}
+        for item in inventory.values():
+            fresh.setdefault(item.uri.split("#", 1)[0], []).append(item)
+        build = state["build"]
+        urls = [f.page.url for f in _served(files) if f.page is not None]
+        for url in urls:
+            if url in build["rendered_urls"] or build["full"]:
+                kept[url] = fresh.get(url, [])
+        for url in set(kept) - set(urls):
+            del kept[url]
+        inventory.clear()
+        for url in urls:
+            for item in kept.get(url, []):
+                inventory.setdefault(item.name, item)
+
+    def _renumbered(self, config, files, pages, rendered) -> list:
+        """Render the pages that link to an equation whose page was re-rendered with new numbers.
+
+        An API page says "equation (N) of <page>" for each `Equation:` of the functions it
+        documents: when a re-rendered page's numbers differ from its last render, those
+        API pages are rendered too (before any page is written). Returns the files rendered."""
+        state = self.state
+        old, numbers, build = state["pages"], self.peers.numbers(), state["build"]
+        changed = {
+            f.src_uri
+            for f in rendered
+            if f.src_uri in old and numbers.get(f.src_uri, {}) != old[f.src_uri].get("numbers", {})
+        }
+        targets = [ref for ref in build["refs"] if ref.page in changed]
+        done = {f.src_uri for f in rendered}
+        extra = []
+        for f in pages:
+            scan = build["scans"].get(f.src_uri, {})
+            if (
+                f.src_uri in done
+                or f.page is None
+                or not any(_documents(scan.get("autodoc", []), r) for r in targets)
+            ):
+                continue
+            log.info(
+                f"incremental: equation numbers of {sorted(changed)} changed: re-rendering {f.src_uri}"
+            )
+            _remove(f.abs_dest_path)
+            _build._populate_page(f.page, config, files, dirty=True)
+            extra.append(f)
+        return extra
+
+    def _merge_autorefs(self, config) -> None:
+        """Give autorefs the anchors of the pages not re-rendered (before it resolves references)."""
+        state = self.state
+        plugin, saved = _autorefs(config), state["autorefs"]
+        if plugin is None or saved is None or state["build"]["full"]:
+            return
+        fresh = state["build"]["rendered_urls"]
+        for name in ("_primary_url_map", "_secondary_url_map"):
+            current = getattr(plugin, name)
+            for identifier, urls in saved[name].items():
+                for url in urls:
+                    if url.split("#", 1)[0] not in fresh:
+                        current.setdefault(identifier, [])
+                        if url not in current[identifier]:
+                            current[identifier].append(url)
+        for url, title in saved["_title_map"].items():
+            if url.split("#", 1)[0] not in fresh:
+                plugin._title_map.setdefault(url, title)
+
+    # after the search plugin indexed the page
+    @event_priority(-100)
+    def on_page_context(self, context, page, config, nav, **kwargs):
+        state = self.state
+        if state["active"]:
+            search = _search(config)
+            if search is not None:
+                build = state["build"]
+                entries = search.search_index.entries
+                build["entries"][page.file.src_uri] = entries[build["mark"] :]
+                build["mark"] = len(entries)
+        return context
+
+    # before the search plugin writes its index
+    @event_priority(100)
+    def on_post_build(self, config, **kwargs):
+        state = self.state
+        if not state["active"]:
+            return
+        build = state["build"]
+        state["global"] = build["global"]
+        pages = state["pages"]
+        for uri, entries in build["entries"].items():
+            if uri in pages:
+                pages[uri]["search"] = entries
+        search = _search(config)
+        if search is not None:
+            search.search_index.entries = [
+                e for uri in build["order"] for e in pages.get(uri, {}).get("search", [])
+            ]
+            search.search_index_prev = None
+        plugin = _autorefs(config)
+        if plugin is not None:
+            state["autorefs"] = {
+                name: copy.deepcopy(getattr(plugin, name))
+                for name in ("_primary_url_map", "_secondary_url_map", "_title_map")
+            }
+        _keep_notebook_cache(config)
+        # files of pages or assets that are gone
+        dests = build["dests"]
+        site = os.path.realpath(config.site_dir)
+        for path in sorted(state["dests"] - dests):
+            _remove(path)
+            parent = os.path.dirname(path)
+            while os.path.realpath(parent).startswith(site + os.sep) and not os.listdir(parent):
+                os.rmdir(parent)
+                parent = os.path.dirname(parent)
+        state["dests"] = dests
