@@ -25,9 +25,12 @@
 // assistive MathML (<mjx-assistive-mml>, MathJax's `assistiveMml` render action: what the
 // browser's configuration gives screen readers today).
 //
-// There is no width at build time (liteDOM's metrics: a container 80em wide... as wide as
-// MathJax assumes): no line breaking; a display equation wider than its column scrolls in
-// its own box (div.arithmatex, docs/stylesheets/extra.css).
+// There is no width at build time (liteDOM cannot measure): a display equation is typeset
+// at its natural width, and one wider than its column scrolls in its own box
+// (div.arithmatex, docs/stylesheets/extra.css), except on phones: see `PHONE_COLUMN` below.
+// In-line math gets MathJax 4's in-line break points (linebreaks.inline: <mjx-break>
+// between top-level operators, where the browser wraps the line as it wraps text), which
+// need no width.
 import readline from 'node:readline';
 import MathJax from 'mathjax';
 
@@ -60,7 +63,7 @@ await MathJax.init({
     // font to match, 119.6% in Chromium; liteDOM cannot measure, so give it Roboto's ratio
     exFactor: 0.5287,
     displayOverflow: 'overflow',
-    linebreaks: {inline: false},
+    linebreaks: {inline: true},
   },
   svg: {fontCache: process.argv[3] || 'local'},
   options: {
@@ -86,7 +89,19 @@ function escapeHtml(s) {
   return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
-async function typesetPage(items) {
+// Phones. Without a width at build time, a display equation keeps its natural width, and
+// one wider than its column scrolls in its own box (div.arithmatex) with its number off to
+// the right. The browser configuration line-breaks it instead, to the column less room for
+// the number. So an equation wider than a 360 px phone's column gets a second rendering,
+// line-broken as the browser would break it there (MathJax 4's line breaking with the
+// column's width, and the configuration's "label room"), shown by a container query when
+// the column is narrower than the equation (CSS in `NARROW_CSS`, rules per page).
+const PHONE_COLUMN = 296;  // px: div.arithmatex's content box on a 360 px phone (Material + extra.css)
+const PHONE_EM = 16;       // px: .md-typeset's font size there
+const SCALE = 1.196;       // MathJax's scale of its font to the page's (exFactor above)
+const LABEL_ROOM = 3.2;    // em: mathjax-config.js's mlnotesLabelRoom
+
+function renderDocument(items, narrow) {
   // one element per expression, its TeX between the delimiters FindTeX looks for
   const body = items.map((item, i) =>
     item.display
@@ -94,33 +109,98 @@ async function typesetPage(items) {
       : `<p id="m${i}">\\(${escapeHtml(item.tex)}\\)</p>`).join('\n');
   const html = `<!DOCTYPE html><html><head></head><body>${body}</body></html>`;
   tex.reset(0);                // numbering and labels start over on each page
-  // the stylesheet: this page's glyphs only
-  if (output.clearCache) output.clearCache(); else output.clearFontCache();
   const doc = MathJax.startup.getDocument(html);
   const errors = items.map(() => []);
-  // compile each expression with its own error list: wrap compileMath
+  const index = (math) => Number(adaptor.getAttribute(adaptor.parent(math.start.node), 'id').slice(1));
+  // compile each expression with its own error list
   const compileMath = doc.compileMath.bind(doc);
   doc.compileMath = (math) => {
-    const i = Number(adaptor.getAttribute(adaptor.parent(math.start.node), 'id').slice(1));
-    currentErrors = errors[i];
+    currentErrors = errors[index(math)];
     try { compileMath(math); } finally { currentErrors = null; }
   };
-  await doc.renderPromise();
+  if (narrow) {
+    // the phone's metrics (after METRICS, 110), then the label room (120, as in the browser)
+    const phone = (math) => {
+      if (!math.display || !math.metrics) return;
+      math.setMetrics(PHONE_EM, PHONE_EM * 0.5287, PHONE_COLUMN, SCALE);
+      if (math.root.attributes.getExplicit('maxwidth')) return;  // a matrix: natural width
+      let numbered = false;
+      math.root.walkTree((node) => { if (node.isKind('mlabeledtr')) numbered = true; });
+      if (numbered) math.root.attributes.set('maxwidth', `${Math.floor(PHONE_COLUMN - LABEL_ROOM * PHONE_EM * SCALE)}px`);
+    };
+    doc.addRenderAction('mlnotesPhone', 115, (d) => { for (const math of d.math) phone(math); }, phone);
+  }
+  return {doc, errors, index};
+}
+
+async function typesetPage(items) {
+  // the stylesheet: this page's glyphs only
+  if (output.clearCache) output.clearCache(); else output.clearFontCache();
+  output.options.displayOverflow = 'overflow';
+  const wide = renderDocument(items, false);
+  await wide.doc.renderPromise();
   const out = items.map((item, i) => {
-    const el = adaptor.getElement(`#m${i}`, adaptor.body(doc.document));
+    const el = adaptor.getElement(`#m${i}`, adaptor.body(wide.doc.document));
     const containers = adaptor.childNodes(el).filter((n) => adaptor.kind(n) === 'mjx-container');
     const rest = adaptor.childNodes(el).filter((n) => adaptor.kind(n) !== 'mjx-container');
-    const errs = [...new Set(errors[i])];
+    const errs = [...new Set(wide.errors[i])];
     if (containers.length !== 1 || rest.some((n) => adaptor.kind(n) !== '#text' || adaptor.value(n).trim())) {
       errs.push(`expected one typeset expression, got ${containers.length}`);
     }
     return {html: containers.map((n) => adaptor.outerHTML(n)).join(''), error: errs.length ? errs.join('; ') : null};
   });
-  let css = adaptor.textContent(output.styleSheet(doc));
-  const cache = adaptor.getElement('#MJX-SVG-global-cache', adaptor.body(doc.document));
+  // display equations wider than a phone's column (px at a phone's font size), not matrices
+  const tooWide = new Map();
+  if (OUTPUT === 'chtml') {
+    for (const math of wide.doc.math) {
+      const i = wide.index(math);
+      if (!math.display || out[i].error || math.root.attributes.getExplicit('maxwidth')) continue;
+      const bbox = output.getBBox(math, wide.doc);
+      const px = Math.ceil((bbox.L + bbox.w + bbox.R) * PHONE_EM * SCALE);
+      if (px > PHONE_COLUMN) tooWide.set(i, px);
+    }
+  }
+  if (tooWide.size) {
+    output.options.displayOverflow = 'linebreak';
+    const narrow = renderDocument(items, true);
+    try { await narrow.doc.renderPromise(); } finally { output.options.displayOverflow = 'overflow'; }
+    for (const [i, px] of tooWide) {
+      const el = adaptor.getElement(`#m${i}`, adaptor.body(narrow.doc.document));
+      const container = adaptor.childNodes(el).find((n) => adaptor.kind(n) === 'mjx-container');
+      if (!container) continue;
+      adaptor.addClass(container, 'mlnotes-narrow');
+      adaptor.setAttribute(container, 'data-below', String(px));
+      // its anchors stay on the wide rendering (hidden, not removed, on a phone)
+      let markup = adaptor.outerHTML(container).replace(/ id="mjx-eqn[^"]*"/g, '');
+      out[i].html += markup;  // after the wide one: an anchor lands at the equation's top
+    }
+  }
+  let css = adaptor.textContent(output.styleSheet(wide.doc));
+  const cache = adaptor.getElement('#MJX-SVG-global-cache', adaptor.body(wide.doc.document));
   if (cache) css = adaptor.outerHTML(cache) + '\n' + css;
-  MathJax.startup.handler.documentClass; // keep a reference: documents are garbage collected
+  if (tooWide.size) css += narrowCss([...new Set(tooWide.values())].sort((a, b) => a - b));
   return {items: out, css};
+}
+
+// The narrow rendering shows when the column is narrower than the wide one; the wide one is
+// then hidden but keeps its box (visibility, not display: its \label anchors still scroll
+// into view) and leaves the accessibility tree (visibility: hidden), so a screen reader
+// reads the expression once.
+function narrowCss(widths) {
+  const rules = [
+    'div.arithmatex:has(> mjx-container.mlnotes-narrow) { container-type: inline-size; }',
+    'mjx-container.mlnotes-narrow { display: none !important; }',
+  ];
+  for (const px of widths) {
+    rules.push(`@container (max-width: ${px - 1}px) {
+  mjx-container.mlnotes-narrow[data-below="${px}"] { display: block !important; }
+  mjx-container:has(+ mjx-container.mlnotes-narrow[data-below="${px}"]) {
+    visibility: hidden; overflow: hidden; margin: 0 !important;
+    height: 0; min-height: 0; width: 0; min-width: 0 !important;
+  }
+}`);
+  }
+  return '\n' + rules.join('\n') + '\n';
 }
 
 const lines = readline.createInterface({input: process.stdin});
