@@ -135,3 +135,12 @@ def test_wide_numbered_equation_gets_a_phone_rendering(typesetter):
     below = re.search(r'data-below="(\d+)"', second).group(1)
     assert f'data-below="{below}"' in html.split("</style>")[0]  # its container query
     assert "mlnotes-narrow" not in short
+
+
+def test_a_page_typesets_the_same_whatever_came_before(typeset):
+    # the cache stores a page's output: it must not depend on the pages typeset before it
+    # in the same process (MathJax keeps state between documents: line width, font usage)
+    long = " + ".join(f"a_{{{i}}} b_{{{i}}}" for i in range(12))
+    with Typesetter(cache_dir=None) as fresh:
+        typeset_html(rf'<div class="arithmatex">\[\begin{{equation}} y = {long} \end{{equation}}\]</div>', fresh)
+        assert typeset_html(PAGE, fresh) == typeset

@@ -74,8 +74,10 @@ await MathJax.init({
 
 delete MathJax.config.options.menuOptions;  // set by a11y/assistive-mml for the menu, which is not loaded
 const adaptor = MathJax.startup.adaptor;
+const STATE = MathJax._.core.MathItem.STATE;
 const tex = MathJax.startup.input[0];
 const output = MathJax.startup.output;
+const INITIAL_CONTAINER_WIDTH = output.containerWidth;
 
 // An equation with a matrix keeps its natural width (the browser configuration's postFilter:
 // MathJax 4 squeezes a too-wide table; with no width at build time this never triggers, but
@@ -101,7 +103,7 @@ const PHONE_EM = 16;       // px: .md-typeset's font size there
 const SCALE = 1.196;       // MathJax's scale of its font to the page's (exFactor above)
 const LABEL_ROOM = 3.2;    // em: mathjax-config.js's mlnotesLabelRoom
 
-function renderDocument(items, narrow) {
+function renderDocument(items, narrow = null) {
   // one element per expression, its TeX between the delimiters FindTeX looks for
   const body = items.map((item, i) =>
     item.display
@@ -120,7 +122,10 @@ function renderDocument(items, narrow) {
   };
   if (narrow) {
     // the phone's metrics (after METRICS, 110), then the label room (120, as in the browser)
+    // `narrow`: the expressions wanted; the others are compiled (their numbers and labels
+    // count) but not typeset
     const phone = (math) => {
+      if (!narrow.has(index(math))) { math.state(STATE.INSERTED); return; }
       if (!math.display || !math.metrics) return;
       math.setMetrics(PHONE_EM, PHONE_EM * 0.5287, PHONE_COLUMN, SCALE);
       if (math.root.attributes.getExplicit('maxwidth')) return;  // a matrix: natural width
@@ -130,17 +135,25 @@ function renderDocument(items, narrow) {
     };
     doc.addRenderAction('mlnotesPhone', 115, (d) => { for (const math of d.math) phone(math); }, phone);
   }
-  return {doc, errors, index};
+  // the expressions' elements, in order (one walk: liteDOM's getElement by id is linear)
+  const elements = () => adaptor.childNodes(adaptor.body(doc.document))
+    .filter((n) => adaptor.kind(n) !== '#text' && adaptor.kind(n) !== '#comment');
+  return {doc, errors, index, elements};
 }
 
 async function typesetPage(items) {
   // the stylesheet: this page's glyphs only
   if (output.clearCache) output.clearCache(); else output.clearFontCache();
   output.options.displayOverflow = 'overflow';
-  const wide = renderDocument(items, false);
+  // the line width the last line-broken equation left on the output jax (getLinebreakWidth
+  // sets it only when it breaks, and full-width tables, numbered equations, use it)
+  output.containerWidth = INITIAL_CONTAINER_WIDTH;
+  const wide = renderDocument(items);
   await wide.doc.renderPromise();
+  const wideElements = wide.elements();
+  if (wideElements.length !== items.length) throw new Error(`${items.length} expressions, ${wideElements.length} elements`);
   const out = items.map((item, i) => {
-    const el = adaptor.getElement(`#m${i}`, adaptor.body(wide.doc.document));
+    const el = wideElements[i];
     const containers = adaptor.childNodes(el).filter((n) => adaptor.kind(n) === 'mjx-container');
     const rest = adaptor.childNodes(el).filter((n) => adaptor.kind(n) !== 'mjx-container');
     const errs = [...new Set(wide.errors[i])];
@@ -162,10 +175,11 @@ async function typesetPage(items) {
   }
   if (tooWide.size) {
     output.options.displayOverflow = 'linebreak';
-    const narrow = renderDocument(items, true);
+    const narrow = renderDocument(items, new Set(tooWide.keys()));
     try { await narrow.doc.renderPromise(); } finally { output.options.displayOverflow = 'overflow'; }
+    const narrowElements = narrow.elements();
     for (const [i, px] of tooWide) {
-      const el = adaptor.getElement(`#m${i}`, adaptor.body(narrow.doc.document));
+      const el = narrowElements[i];
       const container = adaptor.childNodes(el).find((n) => adaptor.kind(n) === 'mjx-container');
       if (!container) continue;
       adaptor.addClass(container, 'mlnotes-narrow');
