@@ -87,6 +87,19 @@ tex.postFilters.add(({math, data}) => {
   if (math.display && MATRIX.test(math.math)) data.root.attributes.set('maxwidth', '10000em');
 });
 
+// MathJax 4 puts the TeX of every node in a `data-latex` attribute (for its menu's "copy
+// as TeX" and its explorer): keep it on the expression (<mjx-math>, and <math> in the
+// assistive MathML), drop it from the nodes inside (a fifth of the markup: the post's
+// page, 972 KB -> 792 KB raw, 72 -> 63 KB gzip).
+function dropInnerLatex(node) {
+  for (const child of adaptor.childNodes(node)) {
+    const kind = adaptor.kind(child);
+    if (kind === '#text' || kind === '#comment') continue;
+    if (kind !== 'mjx-math' && kind !== 'math') adaptor.removeAttribute(child, 'data-latex');
+    dropInnerLatex(child);
+  }
+}
+
 function escapeHtml(s) {
   return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
@@ -160,6 +173,7 @@ async function typesetPage(items) {
     if (containers.length !== 1 || rest.some((n) => adaptor.kind(n) !== '#text' || adaptor.value(n).trim())) {
       errs.push(`expected one typeset expression, got ${containers.length}`);
     }
+    containers.forEach(dropInnerLatex);
     return {html: containers.map((n) => adaptor.outerHTML(n)).join(''), error: errs.length ? errs.join('; ') : null};
   });
   // display equations wider than a phone's column (px at a phone's font size), not matrices
@@ -182,6 +196,7 @@ async function typesetPage(items) {
       const el = narrowElements[i];
       const container = adaptor.childNodes(el).find((n) => adaptor.kind(n) === 'mjx-container');
       if (!container) continue;
+      dropInnerLatex(container);
       adaptor.addClass(container, 'mlnotes-narrow');
       adaptor.setAttribute(container, 'data-below', String(px));
       // its anchors stay on the wide rendering (hidden, not removed, on a phone)
