@@ -144,3 +144,8 @@ def test_a_page_typesets_the_same_whatever_came_before(typeset):
     with Typesetter(cache_dir=None) as fresh:
         typeset_html(rf'<div class="arithmatex">\[\begin{{equation}} y = {long} \end{{equation}}\]</div>', fresh)
         assert typeset_html(PAGE, fresh) == typeset
+
+
+def test_reference_to_an_undefined_label_is_an_error(typesetter):
+    _, errors = typeset_html(r'<p><span class="arithmatex">\(\eqref{eq:nowhere}\)</span></p>', typesetter)
+    assert [e.error for e in errors] == ["reference to a label not defined on the page: eq:nowhere"]

@@ -178,6 +178,12 @@ async function typesetPage(items) {
     if (containers.length !== 1 || rest.some((n) => adaptor.kind(n) !== '#text' || adaptor.value(n).trim())) {
       errs.push(`expected one typeset expression, got ${containers.length}`);
     }
+    // an \eqref or \ref to a label that no expression on the page defines: MathJax shows
+    // "???" and says nothing; the build says it
+    if (containers.some((n) => adaptor.outerHTML(n).includes('???')) && !item.tex.includes('???')) {
+      const refs = [...item.tex.matchAll(/\\(?:eq)?ref\s*\{([^}]*)\}/g)].map((m) => m[1]);
+      errs.push(`reference to a label not defined on the page: ${refs.join(', ') || '???'}`);
+    }
     containers.forEach(dropInnerLatex);
     return {html: containers.map((n) => adaptor.outerHTML(n)).join(''), error: errs.length ? errs.join('; ') : null};
   });
