@@ -29,7 +29,9 @@ def typeset(typesetter):
 
 
 def wrappers(html: str) -> list[str]:
-    return re.findall(r'<(?:span|div) class="arithmatex".*?</mjx-container></(?:span|div)>', html, re.S)
+    return re.findall(
+        r'<(?:span|div) class="arithmatex".*?</mjx-container></(?:span|div)>', html, re.S
+    )
 
 
 def test_every_wrapper_is_kept_and_holds_one_container(typeset):
@@ -46,7 +48,9 @@ def test_every_wrapper_is_kept_and_holds_one_container(typeset):
 def test_no_raw_tex_left(typeset):
     html, _ = typeset
     # what a reader sees: the typeset markup without its assistive MathML and attributes
-    shown = re.sub(r"<style.*?</style>|<mjx-assistive-mml.*?</mjx-assistive-mml>", "", html, flags=re.S)
+    shown = re.sub(
+        r"<style.*?</style>|<mjx-assistive-mml.*?</mjx-assistive-mml>", "", html, flags=re.S
+    )
     shown = re.sub(r"<[^>]*>", "", shown)
     assert "\\(" not in shown and "\\[" not in shown
     assert not re.search(r"\\[a-zA-Z]+", shown), shown
@@ -99,7 +103,9 @@ def test_page_without_math_is_unchanged():
 
 
 def test_whole_page_gets_the_stylesheet_in_its_head(typesetter):
-    html, _ = typeset_html(f"<html><head><title>t</title></head><body>{PAGE}</body></html>", typesetter)
+    html, _ = typeset_html(
+        f"<html><head><title>t</title></head><body>{PAGE}</body></html>", typesetter
+    )
     assert re.search(r'<style id="MJX-CHTML-styles"[^>]*>.*</style></head>', html, re.S)
 
 
@@ -142,10 +148,26 @@ def test_a_page_typesets_the_same_whatever_came_before(typeset):
     # in the same process (MathJax keeps state between documents: line width, font usage)
     long = " + ".join(f"a_{{{i}}} b_{{{i}}}" for i in range(12))
     with Typesetter(cache_dir=None) as fresh:
-        typeset_html(rf'<div class="arithmatex">\[\begin{{equation}} y = {long} \end{{equation}}\]</div>', fresh)
+        typeset_html(
+            rf'<div class="arithmatex">\[\begin{{equation}} y = {long} \end{{equation}}\]</div>',
+            fresh,
+        )
         assert typeset_html(PAGE, fresh) == typeset
 
 
 def test_reference_to_an_undefined_label_is_an_error(typesetter):
-    _, errors = typeset_html(r'<p><span class="arithmatex">\(\eqref{eq:nowhere}\)</span></p>', typesetter)
+    _, errors = typeset_html(
+        r'<p><span class="arithmatex">\(\eqref{eq:nowhere}\)</span></p>', typesetter
+    )
     assert [e.error for e in errors] == ["reference to a label not defined on the page: eq:nowhere"]
+
+
+def test_prune_keeps_only_the_pages_of_this_run(tmp_path):
+    with Typesetter(cache_dir=tmp_path) as t:
+        typeset_html(PAGE, t)
+        typeset_html(PAGE.replace("a = b", "a = f"), t)
+    assert len(list(tmp_path.glob("*.json.gz"))) == 2
+    with Typesetter(cache_dir=tmp_path) as warm:
+        typeset_html(PAGE, warm)
+        assert warm.prune() == 1 and warm.started == 0
+    assert len(list(tmp_path.glob("*.json.gz"))) == 1

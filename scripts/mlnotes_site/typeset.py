@@ -141,6 +141,7 @@ class Typesetter:
         self.salt = _salt(output)
         self.process: subprocess.Popen | None = None
         self.started = 0
+        self.used: set[Path] = set()  # the cache files this run read or wrote
         self._n = 0
 
     def key(self, items: list[Item]) -> str:
@@ -157,6 +158,8 @@ class Typesetter:
     def __call__(self, items: list[Item]) -> Rendered:
         key = self.key(items)
         path = self._cached(key)
+        if path is not None:
+            self.used.add(path)
         if path is not None and path.is_file():
             try:
                 return json.loads(gzip.decompress(path.read_bytes()))
@@ -170,12 +173,20 @@ class Typesetter:
             tmp.replace(path)
         return answer
 
+    def prune(self) -> int:
+        """Delete the cache files this run did not use (after a whole build: pages that
+        changed or went away leave theirs behind); return how many."""
+        if self.cache_dir is None or not self.cache_dir.is_dir():
+            return 0
+        stale = [p for p in self.cache_dir.glob("*.json.gz") if p not in self.used]
+        for p in stale:
+            p.unlink(missing_ok=True)
+        return len(stale)
+
     def _process(self) -> subprocess.Popen:
         if self.process is None or self.process.poll() is not None:
             if not MATHJAX_PACKAGE.is_file():
-                raise RuntimeError(
-                    "MathJax is not installed (node_modules/mathjax): run `npm ci`"
-                )
+                raise RuntimeError("MathJax is not installed (node_modules/mathjax): run `npm ci`")
             self.process = subprocess.Popen(
                 ["node", str(SCRIPT), self.output],
                 cwd=ROOT,
