@@ -78,7 +78,7 @@ def test_eqref_before_its_label_resolves(typeset):
 def test_assistive_mathml_and_stylesheet(typeset):
     html, _ = typeset
     assert html.count("<mjx-assistive-mml") == 5
-    assert html.startswith('<style id="MJX-CHTML-styles"')
+    assert html.startswith('<style class="mlnotes-math-styles"')
     # the font files are the site's copy, not the npm name
     assert "javascripts/mathjax/fonts/mathjax-newcm-font/chtml/woff2/mjx-ncm-n.woff2" in html
     assert "@mathjax/" not in html
@@ -106,7 +106,7 @@ def test_whole_page_gets_the_stylesheet_in_its_head(typesetter):
     html, _ = typeset_html(
         f"<html><head><title>t</title></head><body>{PAGE}</body></html>", typesetter
     )
-    assert re.search(r'<style id="MJX-CHTML-styles"[^>]*>.*</style></head>', html, re.S)
+    assert re.search(r'<style class="mlnotes-math-styles"[^>]*>.*</style></head>', html, re.S)
 
 
 def test_second_call_is_a_cache_hit_without_node(typesetter, typeset):

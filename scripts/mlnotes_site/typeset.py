@@ -76,7 +76,9 @@ def stylesheet(css: str, font_url: str) -> str:
     """The page's `<style>`: `css` with its font URLs pointing at `font_url` (the served
     mathjax-newcm-font/ folder, relative to the page, ending in /)."""
     css = css.replace(FONT_PREFIX, font_url)
-    return f'<style id="MJX-CHTML-styles" class="mlnotes-typeset">{css}</style>' if css else ""
+    # Not MathJax's own id (MJX-CHTML-styles): a MathJax loaded later in the page (its menu,
+    # a preview) replaces the sheet of that id by its own, which has only its own glyphs.
+    return f'<style class="mlnotes-math-styles">{css}</style>' if css else ""
 
 
 def typeset_html(
