@@ -1,0 +1,231 @@
+r"""Typeset a page's math when the site is built: MathJax 4 in Node (typeset.mjs), no math
+JavaScript in the reader's browser.
+
+Python-Markdown's arithmatex (generic mode) writes each expression as
+`<span class="arithmatex">\(...\)</span>` or `<div class="arithmatex">\[...\]</div>` (with
+the attributes scripts/build/apparatus.py adds: `data-eqn-start`, `data-eqrefs`).
+`typeset_html(html, render)` replaces the TeX inside each of these wrappers by MathJax's
+markup (an `<mjx-container>`, with its assistive MathML), keeping the wrapper, its class
+and its attributes, so that the site's CSS (div.arithmatex scrolls a wide equation in its
+own box) and everything that looks for `.arithmatex` still finds it.
+
+The page is typeset as one document (numbering continues across its expressions, and an
+`\eqref` finds its `\label` before or after it): `render(items)` gets the page's
+expressions in order and answers with each one's markup and error, and the stylesheet they
+need. `Typesetter` is such a `render`: one Node process (started only when a page is not in
+the cache), and a cache under `.cache/typeset/`, one file per page keyed on a hash of the
+page's ordered expressions, MathJax's package.json, typeset.mjs and the output format.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import html as htmllib
+import json
+import re
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+ROOT = Path(__file__).resolve().parents[2]
+SCRIPT = Path(__file__).with_name("typeset.mjs")
+MATHJAX_PACKAGE = ROOT / "node_modules" / "mathjax" / "package.json"
+CACHE_DIR = ROOT / ".cache" / "typeset"
+
+# An arithmatex wrapper: its tag, its other attributes, its TeX between \( \) or \[ \].
+MATH = re.compile(
+    r'<(span|div) class="arithmatex"([^>]*)>\s*(\\\(|\\\[)(.*?)(\\\)|\\\])\s*</\1>', re.S
+)
+
+Item = dict  # {"tex": str, "display": bool}
+Rendered = dict  # {"items": [{"html": str, "error": str | None}], "css": str}
+
+
+@dataclass
+class TeXError:
+    index: int  # the expression's place on the page (0-based)
+    tex: str
+    display: bool
+    error: str
+
+    def __str__(self) -> str:
+        shown = self.tex.strip().replace("\n", " ")
+        shown = shown if len(shown) <= 120 else shown[:117] + "..."
+        kind = "display" if self.display else "inline"
+        return f"TeX error in {kind} math {shown!r}: {self.error}"
+
+
+def expressions(page_html: str) -> list[Item]:
+    """The page's arithmatex expressions, in document order, as typeset.mjs takes them."""
+    return [
+        {"tex": htmllib.unescape(m.group(4)), "display": m.group(3) == "\\["}
+        for m in MATH.finditer(page_html)
+    ]
+
+
+# MathJax's CHTML stylesheet names its woff2 files under the font package's npm name (the
+# loader's `fonts` path in typeset.mjs); the site serves the package at
+# javascripts/mathjax/fonts/mathjax-newcm-font/ (scripts/build/hooks.py).
+FONT_PREFIX = "@mathjax/mathjax-newcm-font/"
+SITE_FONT_DIR = "javascripts/mathjax/fonts/mathjax-newcm-font/"
+
+
+def stylesheet(css: str, font_url: str) -> str:
+    """The page's `<style>`: `css` with its font URLs pointing at `font_url` (the served
+    mathjax-newcm-font/ folder, relative to the page, ending in /)."""
+    css = css.replace(FONT_PREFIX, font_url)
+    # Not MathJax's own id (MJX-CHTML-styles): a MathJax loaded later in the page (its menu,
+    # a preview) replaces the sheet of that id by its own, which has only its own glyphs.
+    return f'<style class="mlnotes-math-styles">{css}</style>' if css else ""
+
+
+def typeset_html(
+    page_html: str,
+    render: Callable[[list[Item]], Rendered],
+    font_url: str = SITE_FONT_DIR,
+) -> tuple[str, list[TeXError]]:
+    """Replace the TeX of every arithmatex wrapper in `page_html` by its typeset markup.
+
+    `page_html` is a whole page or a page's content (MkDocs' on_page_content). The
+    stylesheet the page's math needs goes before `</head>` in a whole page, else at the
+    start of the content (where Material's instant navigation swaps it in with the page).
+    `font_url`: the served mathjax-newcm-font/ folder, relative to the page.
+
+    Returns the new HTML and the TeX errors, each with its expression. A page without math
+    is returned unchanged, without calling `render`.
+    """
+    items = expressions(page_html)
+    if not items:
+        return page_html, []
+    answer = render(items)
+    rendered = answer["items"]
+    if len(rendered) != len(items):
+        raise RuntimeError(f"typeset: {len(items)} expressions sent, {len(rendered)} returned")
+    errors = [
+        TeXError(i, item["tex"], item["display"], out["error"])
+        for i, (item, out) in enumerate(zip(items, rendered))
+        if out["error"]
+    ]
+    it = iter(rendered)
+
+    def replace(m: re.Match) -> str:
+        tag, attrs = m.group(1), m.group(2)
+        return f'<{tag} class="arithmatex"{attrs}>{next(it)["html"]}</{tag}>'
+
+    out = MATH.sub(replace, page_html)
+    style = stylesheet(answer["css"], font_url)
+    if "</head>" in out:
+        out = out.replace("</head>", style + "</head>", 1)
+    else:
+        out = style + out
+    return out, errors
+
+
+def _salt(output: str) -> str:
+    h = hashlib.sha256(SCRIPT.read_bytes())
+    h.update(MATHJAX_PACKAGE.read_bytes() if MATHJAX_PACKAGE.is_file() else b"no mathjax")
+    h.update(output.encode())
+    return h.hexdigest()
+
+
+class Typesetter:
+    """A `render` for typeset_html: typeset.mjs in one Node process, with a per-page cache.
+
+    The process starts at the first page that is not in the cache; `close()` stops it.
+    `started` counts the processes started (a warm build starts none).
+    """
+
+    def __init__(self, output: str = "chtml", cache_dir: Path | None = CACHE_DIR):
+        self.output = output
+        self.cache_dir = cache_dir
+        self.salt = _salt(output)
+        self.process: subprocess.Popen | None = None
+        self.started = 0
+        self.used: set[Path] = set()  # the cache files this run read or wrote
+        self._n = 0
+
+    def key(self, items: list[Item]) -> str:
+        h = hashlib.sha256(self.salt.encode())
+        for item in items:
+            h.update(b"\1" if item["display"] else b"\0")
+            h.update(item["tex"].encode())
+            h.update(b"\xff")
+        return h.hexdigest()[:40]
+
+    def _cached(self, key: str) -> Path | None:
+        return None if self.cache_dir is None else self.cache_dir / f"{key}.json.gz"
+
+    def __call__(self, items: list[Item]) -> Rendered:
+        key = self.key(items)
+        path = self._cached(key)
+        if path is not None:
+            self.used.add(path)
+        if path is not None and path.is_file():
+            try:
+                return json.loads(gzip.decompress(path.read_bytes()))
+            except (OSError, ValueError, EOFError):
+                pass
+        answer = self._typeset(items)
+        if path is not None:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_suffix(".tmp")
+            tmp.write_bytes(gzip.compress(json.dumps(answer).encode(), mtime=0))
+            tmp.replace(path)
+        return answer
+
+    def prune(self) -> int:
+        """Delete the cache files this run did not use (after a whole build: pages that
+        changed or went away leave theirs behind); return how many."""
+        if self.cache_dir is None or not self.cache_dir.is_dir():
+            return 0
+        stale = [p for p in self.cache_dir.glob("*.json.gz") if p not in self.used]
+        for p in stale:
+            p.unlink(missing_ok=True)
+        return len(stale)
+
+    def _process(self) -> subprocess.Popen:
+        if self.process is None or self.process.poll() is not None:
+            if not MATHJAX_PACKAGE.is_file():
+                raise RuntimeError("MathJax is not installed (node_modules/mathjax): run `npm ci`")
+            self.process = subprocess.Popen(
+                ["node", str(SCRIPT), self.output],
+                cwd=ROOT,
+                text=True,
+                encoding="utf-8",
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+            )
+            self.started += 1
+        return self.process
+
+    def _typeset(self, items: list[Item]) -> Rendered:
+        process = self._process()
+        self._n += 1
+        process.stdin.write(json.dumps({"id": self._n, "items": items}) + "\n")
+        process.stdin.flush()
+        line = process.stdout.readline()
+        if not line:
+            self.close()
+            raise RuntimeError("typeset.mjs stopped: see the error above")
+        answer = json.loads(line)
+        if answer.get("id") != self._n:
+            self.close()
+            raise RuntimeError(f"typeset.mjs answered page {answer.get('id')}, not {self._n}")
+        return {"items": answer["items"], "css": answer["css"]}
+
+    def close(self) -> None:
+        process, self.process = self.process, None
+        if process is not None:
+            try:
+                process.stdin.close()
+                process.wait(timeout=10)
+            except (OSError, subprocess.TimeoutExpired):
+                process.kill()
+
+    def __enter__(self) -> "Typesetter":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()

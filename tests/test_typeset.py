@@ -1,0 +1,173 @@
+r"""Build-time math (scripts/mlnotes_site/typeset.py, typeset.mjs): MathJax 4 in Node turns
+each arithmatex wrapper's TeX into typeset markup. No browser; one Node process for the
+module (about a second)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from scripts.mlnotes_site.typeset import Typesetter, expressions, typeset_html
+
+PAGE = r"""<p>By <span class="arithmatex" data-eqrefs="eq:b=2">\(\eqref{eq:b}\)</span>, and
+<span class="arithmatex">\(x &lt; y\)</span>:</p>
+<div class="arithmatex" data-eqn-start="0">\[\begin{equation} a = b \label{eq:a} \end{equation}\]</div>
+<div class="arithmatex" data-eqn-start="1">\[\begin{equation} c = d \label{eq:b} \end{equation}\]</div>
+<p>Back to <span class="arithmatex">\(\eqref{eq:a}\)</span>.</p>"""
+
+
+@pytest.fixture(scope="module")
+def typesetter(tmp_path_factory):
+    with Typesetter(cache_dir=tmp_path_factory.mktemp("typeset")) as t:
+        yield t
+
+
+@pytest.fixture(scope="module")
+def typeset(typesetter):
+    return typeset_html(PAGE, typesetter)
+
+
+def wrappers(html: str) -> list[str]:
+    return re.findall(
+        r'<(?:span|div) class="arithmatex".*?</mjx-container></(?:span|div)>', html, re.S
+    )
+
+
+def test_every_wrapper_is_kept_and_holds_one_container(typeset):
+    html, errors = typeset
+    assert errors == []
+    found = wrappers(html)
+    assert len(found) == 5
+    assert all(w.count("<mjx-container") == 1 for w in found)
+    # the wrappers keep their attributes (the previews read them)
+    assert '<div class="arithmatex" data-eqn-start="1"><mjx-container' in html
+    assert '<span class="arithmatex" data-eqrefs="eq:b=2"><mjx-container' in html
+
+
+def test_no_raw_tex_left(typeset):
+    html, _ = typeset
+    # what a reader sees: the typeset markup without its assistive MathML and attributes
+    shown = re.sub(
+        r"<style.*?</style>|<mjx-assistive-mml.*?</mjx-assistive-mml>", "", html, flags=re.S
+    )
+    shown = re.sub(r"<[^>]*>", "", shown)
+    assert "\\(" not in shown and "\\[" not in shown
+    assert not re.search(r"\\[a-zA-Z]+", shown), shown
+    # (in-line math has break points, <mjx-break> </mjx-break>, where a line may wrap)
+    assert re.sub(r"\s+", "", shown) == "By(2),and𝑥&lt;𝑦:𝑎=𝑏(1)𝑐=𝑑(2)Backto(1)."
+
+
+def test_numbers_continue_across_expressions(typeset):
+    html, _ = typeset
+    # the second equation of the page is (2), and its anchor is the browser's
+    assert re.search(r'id="mjx-eqn:eq:a">.*?>1<', html, re.S)
+    assert re.search(r'id="mjx-eqn:eq:b">.*?>2<', html, re.S)
+
+
+def test_eqref_before_its_label_resolves(typeset):
+    html, _ = typeset
+    first = wrappers(html)[0]
+    assert 'href="#mjx-eqn%3Aeq%3Ab"' in first
+    assert "<mtext>(2)</mtext>" in first  # the assistive MathML reads the number
+    assert "???" not in html
+    last = wrappers(html)[-1]
+    assert "<mtext>(1)</mtext>" in last
+
+
+def test_assistive_mathml_and_stylesheet(typeset):
+    html, _ = typeset
+    assert html.count("<mjx-assistive-mml") == 5
+    assert html.startswith('<style class="mlnotes-math-styles"')
+    # the font files are the site's copy, not the npm name
+    assert "javascripts/mathjax/fonts/mathjax-newcm-font/chtml/woff2/mjx-ncm-n.woff2" in html
+    assert "@mathjax/" not in html
+
+
+def test_error_names_the_expression(typesetter):
+    html, errors = typeset_html(
+        r'<p><span class="arithmatex">\(\fracc{1}{2}\)</span> and <span class="arithmatex">\(x\)</span></p>',
+        typesetter,
+    )
+    assert len(errors) == 1
+    assert errors[0].index == 0 and errors[0].tex == r"\fracc{1}{2}"
+    assert "fracc" in errors[0].error and "fracc" in str(errors[0])
+    assert html.count("<mjx-container") == 2
+
+
+def test_page_without_math_is_unchanged():
+    def render(items):
+        raise AssertionError("render called for a page without math")
+
+    assert typeset_html("<p>no math</p>", render) == ("<p>no math</p>", [])
+
+
+def test_whole_page_gets_the_stylesheet_in_its_head(typesetter):
+    html, _ = typeset_html(
+        f"<html><head><title>t</title></head><body>{PAGE}</body></html>", typesetter
+    )
+    assert re.search(r'<style class="mlnotes-math-styles"[^>]*>.*</style></head>', html, re.S)
+
+
+def test_second_call_is_a_cache_hit_without_node(typesetter, typeset):
+    # a new Typesetter on the same cache folder: the same page starts no process
+    with Typesetter(cache_dir=typesetter.cache_dir) as warm:
+        assert typeset_html(PAGE, warm) == typeset
+        assert warm.started == 0 and warm.process is None
+    # a changed expression is typeset
+    with Typesetter(cache_dir=typesetter.cache_dir) as warm:
+        typeset_html(PAGE.replace("a = b", "a = e"), warm)
+        assert warm.started == 1
+
+
+def test_expressions_unescape_html():
+    assert expressions(PAGE)[1] == {"tex": "x < y", "display": False}
+
+
+def test_wide_numbered_equation_gets_a_phone_rendering(typesetter):
+    long = " + ".join(f"a_{{{i}}} b_{{{i}}}" for i in range(12))
+    html, errors = typeset_html(
+        rf'<div class="arithmatex">\[\begin{{equation}} y = {long} \label{{eq:long}} \end{{equation}}\]</div>'
+        r'<div class="arithmatex">\[ x = 1 \]</div>',
+        typesetter,
+    )
+    assert errors == []
+    wide, short = wrappers(html)
+    # the wide rendering, then the line-broken one for narrow columns (no anchor of its own)
+    assert wide.count("<mjx-container") == 2
+    assert wide.count('id="mjx-eqn:eq:long"') == 1
+    first, second = wide.split('<mjx-container class="MathJax mlnotes-narrow"')
+    assert 'id="mjx-eqn:eq:long"' in first and "mjx-linebox" in second
+    below = re.search(r'data-below="(\d+)"', second).group(1)
+    assert f'data-below="{below}"' in html.split("</style>")[0]  # its container query
+    assert "mlnotes-narrow" not in short
+
+
+def test_a_page_typesets_the_same_whatever_came_before(typeset):
+    # the cache stores a page's output: it must not depend on the pages typeset before it
+    # in the same process (MathJax keeps state between documents: line width, font usage)
+    long = " + ".join(f"a_{{{i}}} b_{{{i}}}" for i in range(12))
+    with Typesetter(cache_dir=None) as fresh:
+        typeset_html(
+            rf'<div class="arithmatex">\[\begin{{equation}} y = {long} \end{{equation}}\]</div>',
+            fresh,
+        )
+        assert typeset_html(PAGE, fresh) == typeset
+
+
+def test_reference_to_an_undefined_label_is_an_error(typesetter):
+    _, errors = typeset_html(
+        r'<p><span class="arithmatex">\(\eqref{eq:nowhere}\)</span></p>', typesetter
+    )
+    assert [e.error for e in errors] == ["reference to a label not defined on the page: eq:nowhere"]
+
+
+def test_prune_keeps_only_the_pages_of_this_run(tmp_path):
+    with Typesetter(cache_dir=tmp_path) as t:
+        typeset_html(PAGE, t)
+        typeset_html(PAGE.replace("a = b", "a = f"), t)
+    assert len(list(tmp_path.glob("*.json.gz"))) == 2
+    with Typesetter(cache_dir=tmp_path) as warm:
+        typeset_html(PAGE, warm)
+        assert warm.prune() == 1 and warm.started == 0
+    assert len(list(tmp_path.glob("*.json.gz"))) == 1
