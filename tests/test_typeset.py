@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from scripts.mlnotes_site.typeset import Typesetter, expressions, typeset_html
+from mlnotes_site.typeset import Typesetter, expressions, typeset_html
 
 PAGE = r"""<p>By <span class="arithmatex" data-eqrefs="eq:b=2">\(\eqref{eq:b}\)</span>, and
 <span class="arithmatex">\(x &lt; y\)</span>:</p>

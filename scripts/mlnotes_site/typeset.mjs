@@ -18,7 +18,7 @@
 // autoload, AMS numbering); an error is reported (formatError records it, and the
 // expression is typeset as its TeX source in an merror so that the page still reads),
 // `noundefined` is left out so that an undefined macro is an error, as in
-// scripts/build/tex_check.mjs.
+// scripts/mlnotes_site/tex_check.mjs.
 //
 // Output: argv[2] is "chtml" (the default: the site's choice, by measurement: its markup is
 // 5-6 times smaller gzipped than SVG's with the glyph paths in each expression, and its
