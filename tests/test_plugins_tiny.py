@@ -1,0 +1,165 @@
+"""Each of the site's plugins on a tiny project (tests/tiny.py), built with `mkdocs build
+--strict`: seconds a build, where the whole site takes minutes.
+
+mlnotes-figures is not here: its builder draws the repository's scripts/figures/ into the
+repository's docs/figures/ whatever project it builds (build_figures.ROOT), so a tiny
+project cannot give it a figure script of its own.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+import tiny
+
+# {plugin: one of its options, spelt right (None: it has none)}: the site's own plugins,
+# in mkdocs.yml's order (test_hooks checks it)
+from test_hooks import SITE_PLUGINS
+
+BIB = """\
+@book{goodfellow2016,
+  author    = {Goodfellow, Ian and Bengio, Yoshua and Courville, Aaron},
+  title     = {Deep Learning},
+  publisher = {MIT Press},
+  year      = {2016},
+}
+"""
+
+# ---------------------------------------------------------------------------------------
+# mlnotes-tex
+# ---------------------------------------------------------------------------------------
+
+
+def test_tex_a_broken_fraction_fails_the_strict_build_naming_the_page(tmp_path):
+    tree = tiny.project(
+        tmp_path,
+        {
+            "docs/index.md": "# Home\n\nFine: $\\frac{a}{b}$.\n",
+            "docs/broken.md": "# Broken\n\nA slip:\n\n$$\n\\frac{a}{b\n$$\n",
+        },
+        plugins=["mlnotes-tex"],
+    )
+    built = tiny.build(tree)
+    assert built.returncode != 0
+    [warning] = [w for w in built.warnings if "TeX error" in w]
+    assert "broken.md: TeX error in display math '\\\\frac{a}{b'" in warning, built.stderr
+    assert "index.md" not in warning
+
+
+def test_tex_good_expressions_pass_and_are_cached_next_to_mkdocs_yml(tmp_path):
+    tree = tiny.project(
+        tmp_path,
+        {
+            "docs/index.md": (
+                "# Home\n\nInline $\\frac{a}{b}$ and display:\n\n"
+                "$$\n\\begin{aligned} x &= \\sum_{i=1}^n i \\\\ y &= \\sqrt{x}\\end{aligned}\n$$\n"
+            )
+        },
+        plugins=["mlnotes-tex"],
+    )
+    built = tiny.build(tree)
+    assert built.returncode == 0, built.stderr
+    assert built.warnings == []
+    # the cache option's default is relative to mkdocs.yml, not to the repository
+    assert (tree / ".cache" / "tex" / "checked.json").is_file()
+
+
+# ---------------------------------------------------------------------------------------
+# mlnotes-apparatus
+# ---------------------------------------------------------------------------------------
+
+
+def test_apparatus_a_citation_renders_an_entry_from_the_bib(tmp_path):
+    tree = tiny.project(
+        tmp_path,
+        {
+            "docs/references.bib": BIB,
+            "docs/index.md": "# Home\n\nDeep nets [@goodfellow2016, ch. 9]; "
+            "Goodfellow et al. [-@goodfellow2016] again.\n",
+        },
+        plugins=[{"mlnotes-apparatus": {"bib_file": "references.bib"}}],
+    )
+    built = tiny.build(tree)
+    assert built.returncode == 0, built.stderr
+    page = built.text("index.html")
+    links = re.findall(
+        r'<a class="footnote-ref mlnotes-cite" href="#ref-goodfellow2016"[^>]*>([^<]*)</a>', page
+    )
+    assert links == ["Goodfellow et al., 2016", "2016"], links
+    assert "ch. 9" in page
+    assert "@goodfellow2016" not in page
+    entry = re.search(r'<li id="ref-goodfellow2016"><p>(.*?)</p></li>', page, re.S)
+    assert entry, page[-3000:]
+    assert "Deep Learning" in entry.group(1) and "MIT Press" in entry.group(1)
+    assert re.search(r"<h2[^>]*>References", page)
+
+
+def test_apparatus_an_unknown_key_fails_the_strict_build_naming_it(tmp_path):
+    tree = tiny.project(
+        tmp_path,
+        {
+            "docs/references.bib": BIB,
+            "docs/index.md": "# Home\n\nKnown [@goodfellow2016].\n",
+            "docs/other.md": "# Other\n\nUnknown [@nobody1999].\n",
+        },
+        plugins=["mlnotes-apparatus"],
+    )
+    built = tiny.build(tree)
+    assert built.returncode != 0
+    assert [w for w in built.warnings if "citation key" in w] == [
+        "WARNING -  apparatus: other.md: citation key 'nobody1999' is not in docs/references.bib"
+    ], built.stderr
+
+
+def test_apparatus_code_and_link_labels_are_not_citations(tmp_path):
+    tree = tiny.project(
+        tmp_path,
+        {
+            "docs/references.bib": BIB,
+            "docs/index.md": "# Home\n\nCode `[@nobody1999]` and a link [@home](index.md).\n",
+        },
+        plugins=["mlnotes-apparatus"],
+    )
+    built = tiny.build(tree)
+    assert built.returncode == 0, built.stderr
+    assert "mlnotes-cite" not in built.text("index.html")
+
+
+# ---------------------------------------------------------------------------------------
+# Every plugin: a misspelt option fails the strict build, naming the plugin and the option
+# ---------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", SITE_PLUGINS)
+def test_a_misspelt_option_fails_the_strict_build(tmp_path, name):
+    misspelt = (SITE_PLUGINS[name] or "option")[::-1]
+    tree = tiny.project(tmp_path, {"docs/index.md": "# Home\n"}, plugins=[{name: {misspelt: 1}}])
+    built = tiny.build(tree)
+    assert built.returncode != 0
+    assert f"Plugin '{name}' option '{misspelt}'" in built.stderr, built.stderr[-3000:]
+    assert not built.site.exists()
+
+
+# the value of each option in the tiny project; mlnotes-figures is left out (module docstring)
+GOOD_OPTIONS = {
+    "mlnotes-assets": {},
+    "mlnotes-apparatus": {"bib_file": "references.bib"},
+    "mlnotes-incremental": {"global_inputs": ["docs"]},
+    "mlnotes-tex": {"cache": ".cache/tex.json"},
+    "mlnotes-problems": {},
+}
+
+
+@pytest.mark.parametrize("name", GOOD_OPTIONS)
+def test_a_correctly_spelt_option_builds(tmp_path, name):
+    """The other half: the misspelt option fails because of its spelling."""
+    assert set(GOOD_OPTIONS[name]) == ({SITE_PLUGINS[name]} if SITE_PLUGINS[name] else set())
+    tree = tiny.project(
+        tmp_path,
+        {"docs/index.md": "# Home\n", "docs/references.bib": BIB},
+        plugins=[{name: GOOD_OPTIONS[name]} if GOOD_OPTIONS[name] else name],
+    )
+    built = tiny.build(tree)
+    assert built.returncode == 0, built.stderr[-3000:]
+    assert built.warnings == []

@@ -1,0 +1,123 @@
+"""A tiny MkDocs project, written from a dict and built strictly: the plugin tests' project.
+
+    tree = tiny.project(tmp_path, {"docs/index.md": "# Home\\n"}, plugins=["mlnotes-tex"])
+    built = tiny.build(tree)
+    assert built.returncode == 0, built.stderr
+    assert "Home" in built.text("index.html")
+
+`project` writes each {relative path: text} under the folder, and an `mkdocs.yml` (unless
+the dict has one): Material, the site's Markdown extensions that the plugins read
+(arithmatex, footnotes, attr_list, md_in_html) and only the plugins the test names.
+`build` runs `mkdocs build --strict` in a subprocess from that folder, with this tree's
+`mlnotes` and build code (scripts/mlnotes_site) first on PYTHONPATH, so the entry points
+of the project (pyproject.toml) load this copy of the plugins.
+
+What a tiny project needs from the repository: nothing on disk. The plugins that run
+Node or copy MathJax (mlnotes-tex, mlnotes-assets) find `node_modules/` next to their own
+package (scripts/mlnotes_site/../../node_modules), not next to mkdocs.yml. mlnotes-figures
+cannot run on a tiny project: its builder draws the repository's scripts/figures/ into the
+repository's docs/figures/ whatever mkdocs.yml it is run for (build_figures.ROOT).
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import yaml
+
+ROOT = Path(__file__).resolve().parent.parent
+MKDOCS = Path(sys.executable).with_name("mkdocs")
+# the sitemap carries the build date: a fixed one makes two builds comparable
+ENV = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "SOURCE_DATE_EPOCH": "1735689600"}
+MARKDOWN_EXTENSIONS = [
+    "attr_list",
+    "footnotes",
+    "md_in_html",
+    {"pymdownx.arithmatex": {"generic": True}},
+]
+
+
+def pythonpath(tree: Path | None = None) -> str:
+    """This tree's `mlnotes` and build code first (then `tree`'s own, if it has one), then
+    the caller's PYTHONPATH."""
+    inherited = [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]
+    first = [str(tree)] if tree is not None else []
+    return os.pathsep.join([*first, str(ROOT), str(ROOT / "scripts"), *inherited])
+
+
+def config(plugins=(), **settings) -> str:
+    """mkdocs.yml's text: Material, the extensions, `plugins` (names, or {name: options})."""
+    data = {
+        "site_name": "Tiny",
+        "site_url": "http://127.0.0.1:8000/",
+        "theme": {"name": "material"},
+        "markdown_extensions": MARKDOWN_EXTENSIONS,
+        "plugins": list(plugins),
+        **settings,
+    }
+    return yaml.safe_dump(data, sort_keys=False)
+
+
+def write(root: Path, files: dict[str, str | bytes]) -> Path:
+    """Each file of `files` under `root` (folders made as needed); returns `root`."""
+    for rel, text in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(text, bytes):
+            path.write_bytes(text)
+        else:
+            path.write_text(text, encoding="utf-8")
+    return root
+
+
+def project(root: Path, files: dict[str, str | bytes], plugins=(), **settings) -> Path:
+    """A tiny project in `root`: `files`, and a mkdocs.yml from `config` unless they have one."""
+    root.mkdir(parents=True, exist_ok=True)
+    if "mkdocs.yml" not in files:
+        files = {"mkdocs.yml": config(plugins, **settings), **files}
+    return write(root, files)
+
+
+@dataclass
+class Built:
+    """A strict build's outcome: its return code, its log (stderr) and the built site."""
+
+    root: Path
+    returncode: int
+    stderr: str
+    site: Path
+
+    @property
+    def files(self) -> list[str]:
+        """The built files, relative to the site folder, sorted."""
+        if not self.site.is_dir():
+            return []
+        return sorted(
+            p.relative_to(self.site).as_posix() for p in self.site.rglob("*") if p.is_file()
+        )
+
+    def text(self, rel: str) -> str:
+        return (self.site / rel).read_text(encoding="utf-8")
+
+    @property
+    def warnings(self) -> list[str]:
+        return [line for line in self.stderr.splitlines() if "WARNING" in line]
+
+
+def build(root: Path, site: Path | None = None, timeout: float = 300) -> Built:
+    """`mkdocs build --strict` of the project in `root`, run from `root`. No `-q`: under
+    MkDocs 1.6 it raises the log level above WARNING, and `--strict` then sees none."""
+    site = site or root / "site"
+    result = subprocess.run(
+        [str(MKDOCS), "build", "--strict", "-d", str(site)],
+        cwd=root,
+        env={**ENV, "PYTHONPATH": pythonpath()},
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+    return Built(root, result.returncode, result.stderr, site)
