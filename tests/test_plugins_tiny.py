@@ -127,6 +127,30 @@ def test_apparatus_code_and_link_labels_are_not_citations(tmp_path):
 
 
 # ---------------------------------------------------------------------------------------
+# mlnotes-assets
+# ---------------------------------------------------------------------------------------
+
+
+def test_assets_serves_mathjax_and_the_projects_own_pdf_and_zip(tmp_path):
+    """MathJax comes from the build code's node_modules (npm ci); the PDF and the offline
+    zip are the project's, next to its mkdocs.yml (not the repository's)."""
+    tree = tiny.project(
+        tmp_path,
+        {
+            "docs/index.md": "# Home\n",
+            "mlnotes.pdf": b"%PDF-1.4\n%%EOF\n",
+            "mlnotes-offline.zip": b"PK\x05\x06" + bytes(18),  # an empty zip
+        },
+        plugins=["mlnotes-assets"],
+    )
+    built = tiny.build(tree)
+    assert built.returncode == 0, built.stderr[-3000:]
+    assert "javascripts/mathjax/tex-chtml.js" in built.files
+    assert (built.site / "mlnotes.pdf").read_bytes() == b"%PDF-1.4\n%%EOF\n"
+    assert "mlnotes-offline.zip" in built.files
+
+
+# ---------------------------------------------------------------------------------------
 # Every plugin: a misspelt option fails the strict build, naming the plugin and the option
 # ---------------------------------------------------------------------------------------
 

@@ -33,6 +33,8 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, event_priority
 from mkdocs.structure.files import File, Files, InclusionLevel
 
+from mlnotes_site import project_path
+
 ROOT = Path(__file__).resolve().parents[2]
 MATHJAX = ROOT / "node_modules" / "mathjax"
 # MathJax 4: tex-chtml.js plus what its loader fetches on demand, under the same root
@@ -46,8 +48,9 @@ MATHJAX_PARTS = ("tex-chtml.js", "input", "output", "ui", "a11y", "sre")
 MATHJAX_FONT = ROOT / "node_modules" / "@mathjax" / "mathjax-newcm-font"
 MATHJAX_FONT_PARTS = ("chtml",)
 NOTEBOOKS = "notebooks/"
-OFFLINE_ZIP = ROOT / "mlnotes-offline.zip"  # written by `make offline`
-BOOK_PDF = ROOT / "mlnotes.pdf"  # written by `make pdf` (scripts/mlnotes_site/pdf.py)
+# next to mkdocs.yml (relative to its folder, as `make` writes them)
+OFFLINE_ZIP = Path("mlnotes-offline.zip")  # written by `make offline`
+BOOK_PDF = Path("mlnotes.pdf")  # written by `make pdf` (scripts/mlnotes_site/pdf.py)
 # Material's offline plugin runs search on file:// through the iframe-worker shim, which it
 # loads from unpkg.com unless a polyfill of that name is configured: serve npm's copy.
 IFRAME_WORKER = ROOT / "node_modules" / "iframe-worker" / "shim" / "index.js"
@@ -109,16 +112,17 @@ def _iframe_worker(config) -> list[File]:
 def _offline_zip(config) -> list[File]:
     """The zip of `make offline`, for the landing page's link (overrides/main.html reads
     `config.extra.offline_zip`). Never put into the offline copy itself."""
-    if not OFFLINE_ZIP.exists() or _offline(config):
+    zipped = project_path(config, OFFLINE_ZIP)
+    if not zipped.exists() or _offline(config):
         return []
     config.extra["offline_zip"] = {
-        "url": OFFLINE_ZIP.name,
-        "megabytes": round(OFFLINE_ZIP.stat().st_size / 1e6, 1),
+        "url": zipped.name,
+        "megabytes": round(zipped.stat().st_size / 1e6, 1),
     }
     return [
         File(
-            OFFLINE_ZIP.name,
-            str(OFFLINE_ZIP.parent),
+            zipped.name,
+            str(zipped.parent),
             config.site_dir,
             config.use_directory_urls,
         )
@@ -142,17 +146,18 @@ def _page_path(dest_uri: str) -> str:
 def _book_pdf(config) -> list[File]:
     """The PDF of `make pdf`, linked from the landing page and from each page it prints
     (overrides/main.html reads `config.extra.book_pdf`)."""
-    if not BOOK_PDF.exists():
+    book = project_path(config, BOOK_PDF)
+    if not book.exists():
         return []
     config.extra["book_pdf"] = {
-        "url": BOOK_PDF.name,
-        "megabytes": round(BOOK_PDF.stat().st_size / 1e6, 1),
+        "url": book.name,
+        "megabytes": round(book.stat().st_size / 1e6, 1),
         "chapters": book_chapters(),
     }
     return [
         File(
-            BOOK_PDF.name,
-            str(BOOK_PDF.parent),
+            book.name,
+            str(book.parent),
             config.site_dir,
             config.use_directory_urls,
         )
@@ -212,7 +217,7 @@ class AssetsPlugin(BasePlugin[AssetsConfig]):
         if jupyter is not None and jupyter.config.get("cache"):
             cache_dir = Path(jupyter.config["cache_dir"])
             if not cache_dir.is_absolute():
-                jupyter.config["cache_dir"] = str(ROOT / cache_dir)
+                jupyter.config["cache_dir"] = str(project_path(config, cache_dir))
         return config
 
     def on_files(self, files: Files, config):
