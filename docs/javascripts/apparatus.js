@@ -83,6 +83,10 @@
     const source = linkOf();
     tooltip.dataset.mlnotesTypeset = "pending";
     prepare(tooltip);
+    // an \eqref typeset on its page links to an equation of that page, not of this one
+    if (source && source.pathname !== location.pathname) {
+      for (const a of tooltip.querySelectorAll('mjx-container a[href^="#"]')) a.href = new URL(a.getAttribute("href"), source).href;
+    }
     const done = () => (tooltip.dataset.mlnotesTypeset = "done");
     const typesetDone = tooltip.querySelector(".arithmatex mjx-container");
     const styles = typesetDone && source && source.pathname !== location.pathname ? mathStyles(source) : Promise.resolve("");
