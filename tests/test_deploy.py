@@ -17,7 +17,7 @@ from urllib.parse import urlparse
 import pytest
 import yaml
 from conftest import ROOT, SITE_URL
-from headless import LEFTOVER_TEX, wait_for_math
+from headless import INSTANT_ARRIVED, LEFTOVER_TEX, wait_for_math
 
 CANONICAL = re.compile(r'<link rel="canonical" href="([^"]+)"')
 FEED_LINK = re.compile(r'<link rel="alternate" type="application/rss\+xml"[^>]*href="([^"]+)"')
@@ -72,11 +72,7 @@ def test_instant_navigation_wherever_the_site_is_served(site, base_url, browser)
             assert page.evaluate(MARK_LINK, path), f"{page.url}: no link to {path}"
             before = page.evaluate("window.mlnotesTypeset")
             page.click("[data-deploy-target]")
-            page.wait_for_function(
-                "([path, n]) => location.pathname === '/' + path && window.mlnotesTypeset > n",
-                arg=[path, before],
-                timeout=20000,
-            )
+            page.wait_for_function(INSTANT_ARRIVED, arg=[path, before], timeout=20000)
             assert page.evaluate("window.__notReloaded === true"), f"{path}: a full page load"
             assert page.get_attribute('link[rel="canonical"]', "href") == SITE_URL + path
         page.go_back()

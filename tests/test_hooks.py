@@ -163,6 +163,7 @@ SITE_PLUGINS = {
     "mlnotes-apparatus": "bib_file",
     "mlnotes-incremental": "global_inputs",
     "mlnotes-tex": "cache",
+    "mlnotes-typeset": "cache",
     "mlnotes-problems": None,
 }
 

@@ -42,6 +42,28 @@ def test_page_exists(site, page):
     assert (site.path / page / "index.html").exists()
 
 
+def test_math_javascript_only_on_the_notebook_pages(site):
+    """Every page's math but the notebooks' is typeset when the site is built
+    (mlnotes-typeset): only the notebook pages load MathJax (overrides/main.html), by
+    relative URLs (the offline copy reads from disk)."""
+    notebooks = 0
+    for path in site.pages():
+        html = (site.path / path / "index.html").read_text(encoding="utf-8")
+        scripts = re.findall(r'<script src="([^"]*mathjax[^"]*)"', html)
+        if path.startswith("notebooks/") and path != "notebooks/":
+            notebooks += 1
+            assert scripts == [
+                "../../javascripts/mathjax-config.js",
+                "../../javascripts/mathjax/tex-chtml.js",
+            ], path
+        else:
+            assert scripts == [], path
+            assert not re.search(r'<(span|div) class="arithmatex"[^>]*>\s*\\[(\[]', html), (
+                f"{path}: math left as TeX"
+            )
+    assert notebooks >= 4
+
+
 def test_mathjax_is_served_by_the_site(site):
     mathjax = site.path / "javascripts" / "mathjax"
     assert (mathjax / "tex-chtml.js").stat().st_size > 100_000

@@ -1,18 +1,21 @@
-// Typeset the math in Material's tooltips: instant previews (links with `data-preview`:
-// a section or an equation of another page) and footnote tooltips (citations).
+// The math in Material's tooltips: instant previews (links with `data-preview`: a section
+// or an equation of another page) and footnote tooltips (citations).
 //
-// Material builds a preview from the target page's HTML as served, before MathJax
-// (Material 9.8.1, src/templates/assets/javascripts/components/content/link/index.ts:
-// it clones the target and its section into a tooltip), and appends it to <body> as
-// `.md-tooltip2`. It emits no document$ for it, so Material's MathJax recipe never
-// typesets it and the TeX shows raw. No upstream issue asks for this yet (searched
-// squidfunk/mkdocs-material; the nearest, mkdocs/mkdocs#3936 and
-// squidfunk/mkdocs-material#8036, are about math in the table of contents). So: watch
-// <body> for tooltips and
-// typeset each one once. The preview of an equation is the copy that Material makes of
-// its target as an <h3>: unwrap it, and typeset the block with the equation numbers its
-// own page gives it (`data-eqn-start`, counted by scripts/mlnotes_site/apparatus.py), without its
-// \label (which would be "multiply defined" when the preview is shown again).
+// Material builds a preview from the target page's HTML as served (Material 9.8.1,
+// src/templates/assets/javascripts/components/content/link/index.ts: it clones the
+// target and its section into a tooltip), and appends it to <body> as `.md-tooltip2`.
+// The pages' math is typeset when the site is built (scripts/mlnotes_site/typeset_plugin.py),
+// so the clone shows it typeset, with the numbers its own page gives it; what it lacks is
+// that page's math stylesheet (the <style class="mlnotes-math-styles"> at the start of
+// its article: the glyphs and fonts its math uses), which is added to the tooltip. So:
+// watch <body> for tooltips and complete each one once. The preview of an equation or a
+// correction box is the copy that Material makes of its target as an <h3>: unwrap it.
+//
+// Math still in TeX (a page the browser typesets: the notebooks, or every page with
+// mlnotes-typeset disabled) is typeset here with MathJax when the page has it, with the
+// equation numbers its own page gives it (`data-eqn-start`, counted by
+// scripts/mlnotes_site/apparatus.py), without its \label (which would be "multiply defined"
+// when the preview is shown again). No MathJax on the page: nothing to typeset.
 (function () {
   if (window.mlnotesApparatus) return; // notebook pages load the site scripts twice
   window.mlnotesApparatus = true;
@@ -44,6 +47,7 @@
       }
     }
     for (const el of tooltip.querySelectorAll(".arithmatex")) {
+      if (el.querySelector("mjx-container")) continue; // typeset when the site was built
       // an \eqref to the previewed page: its number there (data-eqrefs, from the hook)
       const numbers = Object.fromEntries((el.dataset.eqrefs || "").split(";").filter(Boolean).map((p) => p.split("=")));
       el.textContent = el.textContent
@@ -52,15 +56,53 @@
     }
   }
 
+  // The math stylesheet of the page at `url`, its font URLs made absolute; "" if none.
+  const sheets = new Map();
+  function mathStyles(url) {
+    const page = url.href.split("#")[0];
+    if (!sheets.has(page)) {
+      sheets.set(page, fetch(page)
+        .then((r) => (r.ok ? r.text() : ""))
+        .then((text) => {
+          const style = new DOMParser().parseFromString(text, "text/html").querySelector("style.mlnotes-math-styles");
+          return style ? style.textContent.replace(/url\("([^"]+)"\)/g, (m, u) => `url("${new URL(u, page).href}")`) : "";
+        })
+        .catch(() => ""));
+    }
+    return sheets.get(page);
+  }
+
+  // the link the tooltip belongs to: the one hovered or focused
+  function linkOf() {
+    const links = [...document.querySelectorAll("a[href]:hover, a[href]:focus")];
+    return links.length ? new URL(links[links.length - 1].href, location.href) : null;
+  }
+
   function typeset(tooltip) {
-    if (tooltip.dataset.mlnotesTypeset || !window.MathJax || !MathJax.startup) return;
+    if (tooltip.dataset.mlnotesTypeset) return;
+    const source = linkOf();
     tooltip.dataset.mlnotesTypeset = "pending";
     prepare(tooltip);
-    if (!tooltip.querySelector(".arithmatex")) {
-      tooltip.dataset.mlnotesTypeset = "done";
+    // an \eqref typeset on its page links to an equation of that page, not of this one
+    if (source && source.pathname !== location.pathname) {
+      for (const a of tooltip.querySelectorAll('mjx-container a[href^="#"]')) a.href = new URL(a.getAttribute("href"), source).href;
+    }
+    const done = () => (tooltip.dataset.mlnotesTypeset = "done");
+    const typesetDone = tooltip.querySelector(".arithmatex mjx-container");
+    const styles = typesetDone && source && source.pathname !== location.pathname ? mathStyles(source) : Promise.resolve("");
+    const styled = styles.then((css) => {
+      if (!css) return;
+      const style = document.createElement("style");
+      style.className = "mlnotes-preview-math-styles";
+      style.textContent = css;
+      tooltip.prepend(style);
+    });
+    const tex = [...tooltip.querySelectorAll(".arithmatex")].some((el) => !el.querySelector("mjx-container"));
+    if (!tex || !(window.MathJax && MathJax.startup && MathJax.startup.promise)) {
+      styled.then(done);
       return;
     }
-    MathJax.startup.promise
+    Promise.all([styled, MathJax.startup.promise])
       .then(() => {
         const tags = texTags();
         const first = tooltip.querySelector("[data-eqn-start]");
@@ -70,7 +112,7 @@
           if (saved) [tags.counter, tags.allCounter] = saved;
         });
       })
-      .then(() => (tooltip.dataset.mlnotesTypeset = "done"))
+      .then(done)
       .catch((err) => console.warn("mlnotes: preview not typeset:", err));
   }
 
@@ -83,8 +125,9 @@
   }).observe(document.body, { childList: true });
 })();
 
-// A link to an equation (#eq:label, the wrapper mlnotes-apparatus puts around it) lands before
-// MathJax has typeset the page: the browser (or Material's instant navigation) scrolls
+// On a page whose math the browser typesets (MathJax loaded): a link to an equation
+// (#eq:label, the wrapper mlnotes-apparatus puts around it) lands before MathJax has
+// typeset the page: the browser (or Material's instant navigation) scrolls
 // to the raw TeX, and typesetting then moves the equation. Scroll to it again once the
 // page is typeset (mathjax-config.js counts typesets in window.mlnotesTypeset; it does
 // the same for MathJax's own #mjx-eqn anchors).
@@ -95,7 +138,8 @@
 
   function want(hash) {
     const id = decodeURIComponent(hash.slice(1));
-    if (!id.startsWith("eq:")) return;
+    // math typeset when the site was built: the browser (or Material) scrolled to it
+    if (!id.startsWith("eq:") || !window.MathJax) return;
     wanted = { id, after: window.mlnotesTypeset || 0, until: Date.now() + 15000 };
     const poll = () => {
       if (!wanted || wanted.id !== id) return;

@@ -1,8 +1,9 @@
 // MathJax 4 configuration, served by the site itself (no CDN).
 //
-// Loaded before MathJax on every page (extra_javascript), and again by the
-// notebook pages' own template (mkdocs-jupyter's custom_mathjax_url): the guard
-// keeps the second load from replacing a MathJax that has already started.
+// Loaded before MathJax on the pages whose math the browser typesets: the notebook
+// pages (overrides/main.html; javascripts/instant-navigation.js when instant navigation
+// brings one in); every other page's math is typeset when the site is built. The guard
+// keeps a second load from replacing a MathJax that has already started.
 if (!(window.MathJax && window.MathJax.version)) {
   window.MathJax = {
     tex: {

@@ -56,10 +56,28 @@ def set_scheme(page, scheme: str) -> None:
     )
 
 
+# Whether the current page typesets its math in the browser: the notebook pages (their
+# markdown cells' $...$), where overrides/main.html loads MathJax. Every other page's math
+# is typeset when the site is built (scripts/mlnotes_site/typeset_plugin.py).
+CLIENT_MATH = "() => !!document.querySelector('.mlnotes-client-math')"
+
+
 def wait_for_math(page, timeout: float = 20000) -> None:
-    """Wait until MathJax has started and typeset the current page."""
+    """Wait until the current page shows its math: a page typeset when the site was built
+    needs only its fonts; on a notebook page, MathJax must have started and typeset it."""
+    if not page.evaluate(CLIENT_MATH):
+        page.evaluate("() => document.fonts.ready.then(() => true)")
+        return
     page.wait_for_function(
         "() => window.MathJax && MathJax.startup && MathJax.startup.promise && window.mlnotesTypeset > 0",
         timeout=timeout,
     )
     page.evaluate("() => MathJax.startup.promise.then(() => document.fonts.ready).then(() => true)")
+
+
+# After a click that navigates instantly to `path`: the page has been swapped in (its URL
+# and its canonical link, which Material replaces with the content) and, on a notebook
+# page, MathJax has typeset it since `n` typesets (window.mlnotesTypeset before the click).
+INSTANT_ARRIVED = """([path, n]) => location.pathname === '/' + path
+    && (document.querySelector('link[rel=canonical]')?.href || '').endsWith('/' + path)
+    && (!document.querySelector('.mlnotes-client-math') || (window.mlnotesTypeset || 0) > (n || 0))"""

@@ -10,6 +10,7 @@ configured under `plugins:` in mkdocs.yml; README: Layout lists their options):
   notebooks executed in both figure styles;
 - `mlnotes-incremental` (incremental.py): `make serve`'s incremental rebuilds;
 - `mlnotes-tex` (tex.py): every TeX expression checked with MathJax in Node;
+- `mlnotes-typeset` (typeset_plugin.py, typeset.py): the math typeset at build time;
 - `mlnotes-problems` (problems.py): `make serve` shows a mistake on the pages it touches.
 
 The command-line tools: `build_figures.py` (`make figures`) and `pdf.py` (`make pdf`).

@@ -1,0 +1,116 @@
+"""The `mlnotes-typeset` plugin (mkdocs.yml `plugins:`): the pages' math typeset when the
+site is built (scripts/mlnotes_site/typeset.py, MathJax 4 in Node), so that reading a page
+needs no math JavaScript.
+
+It works on each page's final HTML (on_post_page), so everything before it (the search
+index, the feed, mlnotes-apparatus' citations, equation links and `data-eqrefs`,
+mlnotes-incremental's records) sees the arithmatex TeX as Python-Markdown writes it.
+
+The stylesheet a page's math needs goes at the start of the page's <article>, not in
+<head>: Material's instant navigation swaps the article in with the page and drops the
+<head> elements the previous page did not have. Its font URLs are relative to the page
+(the font is served at javascripts/mathjax/fonts/ by mlnotes-assets).
+
+Each TeX error is a warning naming the page and the expression (a strict build fails).
+One Typesetter (one Node process, started only for a page not in the cache) per build;
+under `mkdocs serve` it lives as long as the server. After a build that is not a serve,
+the process stops and the cache files the build did not use are deleted.
+
+The notebook pages (mkdocs-jupyter: `$...$` in their markdown cells, no arithmatex)
+keep MathJax in the browser: overrides/main.html loads it on those pages, and on every
+page when this plugin is disabled (`config.extra.mlnotes_typeset` tells it).
+
+Options:
+
+    plugins:
+      - mlnotes-typeset:
+          enabled: true           # false: no build-time math, MathJax on every page
+          cache: .cache/typeset   # one file per page's math, relative to mkdocs.yml
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+
+from mkdocs.config import base
+from mkdocs.config import config_options as c
+from mkdocs.exceptions import PluginError
+from mkdocs.plugins import BasePlugin, get_plugin_logger
+
+from mlnotes_site import project_path
+from mlnotes_site.typeset import SITE_FONT_DIR, Typesetter, stylesheet, typeset_html
+
+log = get_plugin_logger("typeset")
+
+ARTICLE = re.compile(r'(<article class="md-content__inner[^"]*"[^>]*>)')
+
+
+def font_url(dest_uri: str) -> str:
+    """The served mathjax-newcm-font/ folder relative to the page written at `dest_uri`
+    (blog/x/index.html, notes/cnn.html offline), ending in /."""
+    return posixpath.relpath(SITE_FONT_DIR, posixpath.dirname(dest_uri) or ".") + "/"
+
+
+class TypesetConfig(base.Config):
+    enabled = c.Type(bool, default=True)
+    """Typeset the pages' math at build time (false: MathJax typesets it in the browser)."""
+    cache = c.Type(str, default=".cache/typeset")
+    """The typeset pages' math, one file per page, relative to mkdocs.yml's folder."""
+
+
+class TypesetPlugin(BasePlugin[TypesetConfig]):
+    """Replaces the TeX of every arithmatex wrapper by MathJax's CHTML markup."""
+
+    def __init__(self):
+        self.typesetter: Typesetter | None = None
+        self.serve = False
+
+    def on_startup(self, *, command, dirty):
+        self.serve = command == "serve"
+
+    def on_shutdown(self):
+        self._close()
+
+    def _close(self) -> None:
+        if self.typesetter is not None:
+            self.typesetter.close()
+
+    def on_config(self, config):
+        config.extra["mlnotes_typeset"] = self.config.enabled
+        if self.config.enabled:
+            cache = project_path(config, self.config.cache)
+            if self.typesetter is None or self.typesetter.cache_dir != cache:
+                self._close()
+                self.typesetter = Typesetter(cache_dir=cache)
+            self.typesetter.used = set()
+        return config
+
+    def on_post_page(self, output: str, page, config):
+        if not self.config.enabled or "arithmatex" not in output:
+            return output
+        css = []
+
+        def render(items):
+            try:
+                answer = self.typesetter(items)
+            except RuntimeError as err:
+                raise PluginError(f"{page.file.src_uri}: {err}") from err
+            css.append(answer["css"])
+            return {"items": answer["items"], "css": ""}  # the stylesheet goes in the article
+
+        output, errors = typeset_html(output, render)
+        for error in errors:
+            log.warning(f"{page.file.src_uri}: {error}")
+        if css:
+            style = stylesheet(css[0], font_url(page.file.dest_uri))
+            output, n = ARTICLE.subn(lambda m: m.group(1) + style, output, count=1)
+            if not n:  # not a Material page: in the <head>
+                output = output.replace("</head>", style + "</head>", 1)
+        return output
+
+    def on_post_build(self, config):
+        if self.typesetter is None or self.serve:
+            return
+        self.typesetter.close()
+        self.typesetter.prune()

@@ -1,0 +1,168 @@
+"""The `mlnotes-typeset` plugin (scripts/mlnotes_site/typeset_plugin.py): each page's final
+HTML gets its math typeset, the math stylesheet at the start of its article with font URLs
+relative to the page, each TeX error a warning naming the page; the cache is pruned after
+a build, not under `mkdocs serve`. A fake typesetter stands in for Node here (the real one:
+tests/test_typeset.py; the built site: tests/test_reader.py, test_tex.py)."""
+
+from __future__ import annotations
+
+import logging
+import os
+import subprocess
+import sys
+import textwrap
+from types import SimpleNamespace
+
+import pytest
+
+from mlnotes_site import typeset_plugin
+from mlnotes_site.typeset_plugin import TypesetPlugin, font_url
+
+PAGE = (
+    "<html><head><title>t</title></head><body>"
+    '<article class="md-content__inner md-typeset"><h1>T</h1>'
+    r'<p><span class="arithmatex">\(x\)</span> and <span class="arithmatex">\(\fracc{a}\)</span></p>'
+    "</article></body></html>"
+)
+CSS = '@font-face { src: url("@mathjax/mathjax-newcm-font/chtml/woff2/a.woff2") }'
+
+
+class FakeTypesetter:
+    def __init__(self, cache_dir=None):
+        self.cache_dir = cache_dir
+        self.used = set()
+        self.closed = self.pruned = 0
+
+    def __call__(self, items):
+        return {
+            "items": [
+                {
+                    "html": f"<mjx-container>{i}</mjx-container>",
+                    "error": "Undefined control sequence \\fracc" if "fracc" in it["tex"] else None,
+                }
+                for i, it in enumerate(items)
+            ],
+            "css": CSS,
+        }
+
+    def close(self):
+        self.closed += 1
+
+    def prune(self):
+        self.pruned += 1
+        return 0
+
+
+@pytest.fixture
+def plugin(monkeypatch, tmp_path):
+    monkeypatch.setattr(typeset_plugin, "Typesetter", FakeTypesetter)
+    p = TypesetPlugin()
+    errors, warnings = p.load_config({"cache": str(tmp_path / "typeset")})
+    assert not errors and not warnings
+    p.on_startup(command="build", dirty=False)
+    config = SimpleNamespace(extra={}, config_file_path=str(tmp_path / "mkdocs.yml"))
+    p.on_config(config)
+    return p, config
+
+
+def page(src_uri: str, dest_uri: str):
+    return SimpleNamespace(file=SimpleNamespace(src_uri=src_uri, dest_uri=dest_uri))
+
+
+def test_font_url_is_relative_to_the_page():
+    assert font_url("index.html") == "javascripts/mathjax/fonts/mathjax-newcm-font/"
+    assert font_url("sources/index.html") == "../javascripts/mathjax/fonts/mathjax-newcm-font/"
+    assert font_url("notes/cnn.html") == "../javascripts/mathjax/fonts/mathjax-newcm-font/"
+    assert (
+        font_url("blog/sinusoidal-embeddings/index.html")
+        == "../../javascripts/mathjax/fonts/mathjax-newcm-font/"
+    )
+
+
+def test_a_page_is_typeset_with_its_stylesheet_in_the_article(plugin, caplog):
+    p, config = plugin
+    assert config.extra["mlnotes_typeset"] is True
+    with caplog.at_level(logging.WARNING):
+        out = p.on_post_page(PAGE, page=page("notes/x.md", "notes/x/index.html"), config=config)
+    assert r"\(" not in out and out.count("<mjx-container>") == 2
+    head, article = out.split('<article class="md-content__inner md-typeset">')
+    assert "mlnotes-math-styles" not in head
+    assert article.startswith('<style class="mlnotes-math-styles">')
+    assert (
+        'url("../../javascripts/mathjax/fonts/mathjax-newcm-font/chtml/woff2/a.woff2")' in article
+    )
+    # the TeX error: a warning naming the page and the expression (a strict build fails)
+    [warning] = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+    assert "notes/x.md: TeX error in inline math" in warning
+    assert "fracc" in warning
+
+
+def test_a_page_without_math_is_unchanged(plugin):
+    p, config = plugin
+    html = "<html><head></head><body><article class='x'>no math</article></body></html>"
+    assert p.on_post_page(html, page=page("a.md", "a/index.html"), config=config) == html
+
+
+def test_disabled_typesets_nothing_and_tells_the_template(plugin, tmp_path):
+    p = TypesetPlugin()
+    p.load_config({"enabled": False})
+    config = SimpleNamespace(extra={}, config_file_path=str(tmp_path / "mkdocs.yml"))
+    p.on_config(config)
+    assert config.extra["mlnotes_typeset"] is False
+    assert (
+        p.on_post_page(PAGE, page=page("notes/x.md", "notes/x/index.html"), config=config) == PAGE
+    )
+
+
+def test_options_are_validated():
+    errors, _ = TypesetPlugin().load_config({"enabled": "yes please"})
+    assert errors
+    _, warnings = TypesetPlugin().load_config({"cahce": ".cache/typeset"})
+    assert [name for name, _ in warnings] == ["cahce"]  # a warning: the strict build fails
+
+
+def test_a_build_closes_and_prunes_a_serve_keeps_the_process(plugin):
+    p, config = plugin
+    p.on_post_build(config)
+    assert (p.typesetter.closed, p.typesetter.pruned) == (1, 1)
+    p.on_startup(command="serve", dirty=True)
+    p.on_post_build(config)
+    assert (p.typesetter.closed, p.typesetter.pruned) == (1, 1)
+    p.on_shutdown()
+    assert p.typesetter.closed == 2
+
+
+def test_a_broken_expression_fails_the_strict_build_naming_the_page(tmp_path):
+    """With only mlnotes-typeset (real MathJax in Node): the good page is typeset, the
+    broken one fails the strict build with its name and expression."""
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "index.md").write_text("# Home\n\nFine: $a^2$.\n")
+    (tmp_path / "docs" / "broken.md").write_text("# Broken\n\nA slip: $\\fracc{a}{b}$.\n")
+    config = textwrap.dedent("""\
+        site_name: t
+        markdown_extensions:
+          - pymdownx.arithmatex:
+              generic: true
+        plugins:
+          - mlnotes-typeset
+        """)
+    (tmp_path / "mkdocs.yml").write_text(config)
+    build = [sys.executable, "-m", "mkdocs", "build", "-d", str(tmp_path / "site")]
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    result = subprocess.run(
+        [*build, "--strict"], cwd=tmp_path, capture_output=True, text=True, env=env
+    )
+    assert result.returncode != 0
+    assert (
+        "broken.md: TeX error in inline math '\\\\fracc{a}{b}': Undefined control sequence \\fracc"
+        in result.stderr
+    ), result.stderr[-3000:]
+    assert "index.md: TeX error" not in result.stderr
+    # not strict: the site is written, its math typeset, the cache under the project
+    (tmp_path / "docs" / "broken.md").unlink()
+    result = subprocess.run(build, cwd=tmp_path, capture_output=True, text=True, env=env)
+    assert result.returncode == 0, result.stderr[-3000:]
+    html = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
+    assert "<mjx-container" in html and r"\(a^2\)" not in html
+    assert 'class="mlnotes-math-styles"' in html
+    assert list((tmp_path / ".cache" / "typeset").glob("*.json.gz"))
