@@ -133,14 +133,41 @@ def test_wide_numbered_equation_gets_a_phone_rendering(typesetter):
     )
     assert errors == []
     wide, short = wrappers(html)
-    # the wide rendering, then the line-broken one for narrow columns (no anchor of its own)
-    assert wide.count("<mjx-container") == 2
+    # the wide rendering, then two line-broken ones (no anchor of their own): a phone's
+    # column and, this equation being wider than DESKTOP_COLUMN, a desktop's
+    assert wide.count("<mjx-container") == 3
     assert wide.count('id="mjx-eqn:eq:long"') == 1
-    first, second = wide.split('<mjx-container class="MathJax mlnotes-narrow"')
-    assert 'id="mjx-eqn:eq:long"' in first and "mjx-linebox" in second
-    below = re.search(r'data-below="(\d+)"', second).group(1)
-    assert f'data-below="{below}"' in html.split("</style>")[0]  # its container query
+    first, *narrow = wide.split('<mjx-container class="MathJax mlnotes-narrow"')
+    assert 'id="mjx-eqn:eq:long"' in first and all("mjx-linebox" in n for n in narrow)
+    tags = [re.search(r"^[^>]*>", n).group(0) for n in narrow]
+    ranges = sorted(
+        (
+            int((re.search(r'data-from="(\d+)"', t) or [0, 0])[1]),
+            int(re.search(r'data-below="(\d+)"', t)[1]),
+        )
+        for t in tags
+    )
+    # the phone's range ends where the desktop's starts, and the desktop's ends at the
+    # equation's natural width
+    (p_from, p_below), (d_from, d_below) = ranges
+    assert p_from == 0 and p_below == d_from < d_below
+    style = html.split("</style>")[0]
+    assert f"(max-width: {p_below - 1}px)" in style
+    assert f"(min-width: {d_from}px) and (max-width: {d_below - 1}px)" in style
     assert "mlnotes-narrow" not in short
+
+
+def test_an_equation_only_wider_than_a_phone_gets_one_narrow_rendering(typesetter):
+    long = " + ".join(f"a_{{{i}}} b_{{{i}}}" for i in range(5))
+    html, errors = typeset_html(
+        rf'<div class="arithmatex">\[ y = {long} \]</div>',
+        typesetter,
+    )
+    assert errors == []
+    (wide,) = wrappers(html)
+    assert wide.count("mlnotes-narrow") == 1 and "data-from" not in wide
+    below = int(re.search(r'data-below="(\d+)"', wide)[1])
+    assert 296 < below <= 560, below  # its natural width: wider than a phone's column only
 
 
 def test_a_page_typesets_the_same_whatever_came_before(typeset):

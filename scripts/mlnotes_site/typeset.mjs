@@ -117,11 +117,16 @@ function escapeHtml(s) {
 // column's width, and the configuration's "label room"), shown by a container query when
 // the column is narrower than the equation (CSS in `NARROW_CSS`, rules per page).
 const PHONE_COLUMN = 296;  // px: div.arithmatex's content box on a 360 px phone (Material + extra.css)
+// Desktops. An equation a little wider than a desktop's column (about 650-700 px at 1280 px
+// and more) would otherwise get the phone's rendering there, broken into many short lines
+// (notes/probability (11)): it gets a third rendering, broken at this width, shown when the
+// column is at least this wide and narrower than the equation.
+const DESKTOP_COLUMN = 560;
 const PHONE_EM = 16;       // px: .md-typeset's font size there
 const SCALE = 1.196;       // MathJax's scale of its font to the page's (exFactor above)
 const LABEL_ROOM = 3.2;    // em: mathjax-config.js's mlnotesLabelRoom
 
-function renderDocument(items, narrow = null) {
+function renderDocument(items, narrow = null, column = PHONE_COLUMN) {
   // one element per expression, its TeX between the delimiters FindTeX looks for
   const body = items.map((item, i) =>
     item.display
@@ -145,11 +150,11 @@ function renderDocument(items, narrow = null) {
     const phone = (math) => {
       if (!narrow.has(index(math))) { math.state(STATE.INSERTED); return; }
       if (!math.display || !math.metrics) return;
-      math.setMetrics(PHONE_EM, PHONE_EM * 0.5287, PHONE_COLUMN, SCALE);
+      math.setMetrics(PHONE_EM, PHONE_EM * 0.5287, column, SCALE);
       if (math.root.attributes.getExplicit('maxwidth')) return;  // a matrix: natural width
       let numbered = false;
       math.root.walkTree((node) => { if (node.isKind('mlabeledtr')) numbered = true; });
-      if (numbered) math.root.attributes.set('maxwidth', `${Math.floor(PHONE_COLUMN - LABEL_ROOM * PHONE_EM * SCALE)}px`);
+      if (numbered) math.root.attributes.set('maxwidth', `${Math.floor(column - LABEL_ROOM * PHONE_EM * SCALE)}px`);
     };
     doc.addRenderAction('mlnotesPhone', 115, (d) => { for (const math of d.math) phone(math); }, phone);
   }
@@ -198,41 +203,54 @@ async function typesetPage(items) {
       if (px > PHONE_COLUMN) tooWide.set(i, px);
     }
   }
-  if (tooWide.size) {
+  // the line-broken renderings, after the wide one (an anchor lands at the equation's top):
+  // for a column from `from` px up to `below` px (exclusive), broken at `column` px
+  const ranges = [];
+  for (const [column, from] of [[PHONE_COLUMN, 0], [DESKTOP_COLUMN, DESKTOP_COLUMN]]) {
+    const wanted = new Map([...tooWide].filter(([, px]) => px > column));
+    if (!wanted.size) continue;
     output.options.displayOverflow = 'linebreak';
-    const narrow = renderDocument(items, new Set(tooWide.keys()));
+    output.containerWidth = INITIAL_CONTAINER_WIDTH;
+    const narrow = renderDocument(items, new Set(wanted.keys()), column);
     try { await narrow.doc.renderPromise(); } finally { output.options.displayOverflow = 'overflow'; }
     const narrowElements = narrow.elements();
-    for (const [i, px] of tooWide) {
+    for (const [i, px] of wanted) {
       const el = narrowElements[i];
       const container = adaptor.childNodes(el).find((n) => adaptor.kind(n) === 'mjx-container');
       if (!container) continue;
+      // a phone's rendering stops where a desktop's starts, for an equation that has both
+      const below = column === PHONE_COLUMN && px > DESKTOP_COLUMN ? DESKTOP_COLUMN : px;
       dropInnerLatex(container);
       adaptor.addClass(container, 'mlnotes-narrow');
-      adaptor.setAttribute(container, 'data-below', String(px));
+      adaptor.setAttribute(container, 'data-below', String(below));
+      if (from) adaptor.setAttribute(container, 'data-from', String(from));
+      ranges.push([from, below]);
       // its anchors stay on the wide rendering (hidden, not removed, on a phone)
-      let markup = adaptor.outerHTML(container).replace(/ id="mjx-eqn[^"]*"/g, '');
-      out[i].html += markup;  // after the wide one: an anchor lands at the equation's top
+      out[i].html += adaptor.outerHTML(container).replace(/ id="mjx-eqn[^"]*"/g, '');
     }
   }
+  output.containerWidth = INITIAL_CONTAINER_WIDTH;
   let css = adaptor.textContent(output.styleSheet(wide.doc));
-  if (tooWide.size) css += narrowCss([...new Set(tooWide.values())].sort((a, b) => a - b));
+  if (ranges.length) css += narrowCss([...new Set(ranges.map((r) => r.join(',')))].map((r) => r.split(',').map(Number)));
   return {items: out, css};
 }
 
-// The narrow rendering shows when the column is narrower than the wide one; the wide one is
-// then hidden but keeps its box (visibility, not display: its \label anchors still scroll
-// into view) and leaves the accessibility tree (visibility: hidden), so a screen reader
-// reads the expression once.
-function narrowCss(widths) {
+// A narrow rendering shows when the column is narrower than the wide one (and, for a
+// desktop's, at least as wide as the width it was broken at); the wide one is then hidden
+// but keeps its box (visibility, not display: its \label anchors still scroll into view)
+// and leaves the accessibility tree (visibility: hidden), so a screen reader reads the
+// expression once.
+function narrowCss(ranges) {
   const rules = [
     'div.arithmatex:has(> mjx-container.mlnotes-narrow) { container-type: inline-size; }',
     'mjx-container.mlnotes-narrow { display: none !important; }',
   ];
-  for (const px of widths) {
-    rules.push(`@container (max-width: ${px - 1}px) {
-  mjx-container.mlnotes-narrow[data-below="${px}"] { display: block !important; }
-  mjx-container:has(+ mjx-container.mlnotes-narrow[data-below="${px}"]) {
+  for (const [from, below] of ranges.sort((a, b) => a[0] - b[0] || a[1] - b[1])) {
+    const query = from ? `(min-width: ${from}px) and (max-width: ${below - 1}px)` : `(max-width: ${below - 1}px)`;
+    const variant = `mjx-container.mlnotes-narrow[data-below="${below}"]` + (from ? `[data-from="${from}"]` : ':not([data-from])');
+    rules.push(`@container ${query} {
+  ${variant} { display: block !important; }
+  mjx-container:not(.mlnotes-narrow):has(~ ${variant}) {
     visibility: hidden; overflow: hidden; margin: 0 !important;
     height: 0; min-height: 0; width: 0; min-width: 0 !important;
   }
