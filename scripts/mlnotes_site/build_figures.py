@@ -8,7 +8,7 @@ matplotlib Figure. The builder calls it under `mlnotes.plotting.style("light")` 
 
 A figure is rebuilt only when its cache key changes. The key hashes the script, the
 code of the `mlnotes` modules it imports (followed transitively through `mlnotes`' own
-imports; their syntax trees without docstrings and comments, `code_digest`),
+imports; their syntax trees without docstrings and comments: `keys.Key.code`),
 `mlnotes/plotting.py` (the styles), this builder, and the versions of Python and the
 libraries that draw. So editing a Markdown page or a docstring rebuilds nothing, and
 changing the code of `mlnotes/linalg.py` rebuilds only the figures whose scripts import it.
@@ -22,10 +22,8 @@ too. A JSON report of the last run is written to `.cache/figures/last-run.json`.
 from __future__ import annotations
 
 import argparse
-import ast
 import contextlib
 import functools
-import hashlib
 import importlib.util
 import json
 import os
@@ -37,6 +35,12 @@ import traceback
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from importlib import metadata
 from pathlib import Path
+
+if __package__:
+    from . import keys
+else:  # `python scripts/mlnotes_site/build_figures.py`
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+    from mlnotes_site import keys
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPTS = ROOT / "scripts" / "figures"
@@ -58,65 +62,17 @@ def outputs(name: str) -> list[Path]:
     return [OUT / f"{name}{suffix}.svg" for suffix in THEMES.values()]
 
 
-def _mlnotes_imports(path: Path) -> frozenset[str]:
-    """The `mlnotes` modules (as file stems) that the file at `path` imports.
-
-    A module that does not parse imports nothing here: its own key (`code_digest`, its
-    bytes) changes, and the figures that import it run and fail naming the syntax error.
-    """
-    stat = path.stat()
-    try:
-        return _parse_imports(path, stat.st_mtime_ns, stat.st_size, PACKAGE)
-    except (SyntaxError, ValueError):
-        if path.parent == PACKAGE:
-            return frozenset()
-        raise
-
-
-# One parse per version of a file: every figure's key follows plotting's and __init__'s imports.
-@functools.lru_cache(maxsize=4096)
-def _parse_imports(path: Path, mtime_ns: int, size: int, PACKAGE: Path) -> frozenset[str]:
-    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
-    in_package = path.parent == PACKAGE
-    found: set[str] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            for alias in node.names:
-                parts = alias.name.split(".")
-                if parts[0] == "mlnotes":
-                    found.add(parts[1] if len(parts) > 1 else "__init__")
-        elif isinstance(node, ast.ImportFrom):
-            if node.level == 0 and node.module and node.module.split(".")[0] == "mlnotes":
-                parts = node.module.split(".")
-            elif node.level == 1 and in_package:  # from . import x / from .x import y
-                parts = ["mlnotes"] + (node.module.split(".") if node.module else [])
-            else:
-                continue
-            if len(parts) > 1:
-                found.add(parts[1])
-            else:  # from mlnotes import embeddings, ...
-                for alias in node.names:
-                    is_module = (PACKAGE / f"{alias.name}.py").exists()
-                    found.add(alias.name if is_module else "__init__")
-    return frozenset(m for m in found if (PACKAGE / f"{m}.py").exists())
-
-
 def dependencies(script: Path) -> list[Path]:
-    """The `mlnotes` source files a script depends on, transitively, sorted.
+    """The `mlnotes` source files a script depends on, transitively, sorted (`keys.imports`).
 
     `mlnotes/__init__.py` (imported with any submodule) and `mlnotes/plotting.py`
-    (the styles every figure is drawn with) are always included.
+    (the styles every figure is drawn with) are always included. A script that does not
+    parse depends on every module of `mlnotes/` (it fails when run).
     """
-    seen = {"__init__", "plotting"}
     try:
-        todo = list(_mlnotes_imports(script) | seen)
-    except (SyntaxError, ValueError):  # a script that does not parse: it fails when run
+        return keys.imports(script, PACKAGE, always=("plotting",))
+    except (SyntaxError, ValueError):
         return sorted(PACKAGE.glob("*.py"))
-    while todo:
-        module = todo.pop()
-        seen.add(module)
-        todo.extend(_mlnotes_imports(PACKAGE / f"{module}.py") - seen)
-    return sorted(PACKAGE / f"{m}.py" for m in seen)
 
 
 def notebook_dependencies(notebook: Path) -> list[Path]:
@@ -129,47 +85,6 @@ def notebook_dependencies(notebook: Path) -> list[Path]:
         return dependencies(Path(notebook))
     except (SyntaxError, UnicodeDecodeError, ValueError):
         return sorted(PACKAGE.rglob("*.py"))
-
-
-def _strip_docstrings(tree: ast.AST) -> ast.AST:
-    for node in ast.walk(tree):
-        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
-            body = node.body
-            if (
-                body
-                and isinstance(body[0], ast.Expr)
-                and isinstance(body[0].value, ast.Constant)
-                and isinstance(body[0].value.value, str)
-            ):
-                node.body = body[1:] or [ast.Pass()]
-    return tree
-
-
-def code_digest(path: Path) -> bytes:
-    """What of an `mlnotes` source file can change what a figure or notebook computes.
-
-    Its syntax tree without docstrings, comments and positions (`ast.dump`), so editing a
-    docstring or a comment, or re-flowing the code, re-runs no figure and no notebook,
-    while any change of behaviour does. A file that does not parse counts by its bytes (its
-    figures re-run, and fail naming the syntax error). Nothing in mlnotes reads a
-    `__doc__` at run time (tests/test_hooks.py checks it).
-    """
-    stat = path.stat()
-    return _code_digest(path, stat.st_mtime_ns, stat.st_size)
-
-
-# One parse per version of a file: every figure's key reads plotting's and __init__'s, and
-# under `make serve` every rebuild computes every figure's key (1,500 at --scale 100).
-@functools.lru_cache(maxsize=4096)
-def _code_digest(path: Path, mtime_ns: int, size: int) -> bytes:
-    data = path.read_bytes()
-    try:
-        tree = ast.parse(data, filename=str(path))
-    except (SyntaxError, ValueError):
-        return hashlib.sha256(b"unparsed\0" + data).digest()
-    return hashlib.sha256(
-        ast.dump(_strip_docstrings(tree), include_attributes=False).encode()
-    ).digest()
 
 
 def _versions() -> str:
@@ -193,16 +108,13 @@ def _read_cached(path: Path, mtime_ns: int, size: int) -> bytes:
 
 
 def cache_key(script: Path, versions: str | None = None) -> str:
-    """SHA-256 over everything that can change the figure's bytes."""
-    h = hashlib.sha256()
-    h.update(f"builder={BUILDER_VERSION}\n{versions or _versions()}\n".encode())
-    h.update(_own_bytes())
-    h.update(f"\n--- {script.relative_to(ROOT).as_posix()}\n".encode())
-    h.update(script.read_bytes())  # the script itself by its bytes: any edit redraws it
+    """The content key (`keys.Key`) of everything that can change the figure's bytes."""
+    key = keys.Key("figure")
+    key.add("builder", f"{BUILDER_VERSION}\n{versions or _versions()}").add("code", _own_bytes())
+    key.file(script, ROOT)  # the script itself by its bytes: any edit redraws it
     for path in dependencies(script):
-        h.update(f"\n--- {path.relative_to(ROOT).as_posix()}\n".encode())
-        h.update(code_digest(path))
-    return h.hexdigest()
+        key.code(path, ROOT)
+    return key.hexdigest()
 
 
 def _stamp(name: str) -> Path:
@@ -283,13 +195,13 @@ def warm_worker() -> None:
 
 
 def code_key() -> str:
-    """One digest of the code every figure may import (`code_digest` of each `mlnotes`
+    """One key of the code every figure may import (`keys.code_digest` of each `mlnotes`
     module) and of this builder: a long-lived worker that imported an older version of
     either must not draw."""
-    h = hashlib.sha256(Path(__file__).read_bytes())
+    key = keys.Key("figure workers").add("code", _own_bytes())
     for path in sorted(PACKAGE.rglob("*.py")):
-        h.update(path.relative_to(ROOT).as_posix().encode() + b"\0" + code_digest(path))
-    return h.hexdigest()
+        key.code(path, ROOT)
+    return key.hexdigest()
 
 
 def build(
