@@ -196,3 +196,137 @@ def test_the_figure_workers_code_key_covers_every_module(tmp_path, monkeypatch):
     assert build_figures.code_key() == first
     (root / "mlnotes" / "gamma.py").write_text("G = 4\n")  # imported by no figure, but a
     assert build_figures.code_key() != first  # warm worker may have imported it
+
+
+# --- imports recorded at run time -------------------------------------------------------
+
+RECORDER = r"""
+import importlib, json, sys
+sys.path.insert(0, sys.argv[1])
+import pkgx.beta  # loaded before the recorder: its imports ran unseen, so it loads again
+from mlnotes_site.keys import ImportRecorder
+
+recorder = ImportRecorder("pkgx").install()
+assert "pkgx.beta" not in sys.modules
+seen = {}
+
+
+def run(name, source):
+    recorder.forget(name)
+    module = type(sys)(name)
+    exec(compile(source, name, "exec"), module.__dict__)
+    if hasattr(module, "main"):
+        module.main()
+    seen[name] = recorder.files(name)
+
+
+run("first", "from pkgx.alpha import A")  # alpha imports beta at its top
+run("second", "import pkgx.alpha")  # alpha and beta are loaded already: still recorded
+run("third", "from pkgx import gamma")  # a submodule named in `from pkgx import ...`
+run("fourth", "def main():\n    import importlib\n    importlib.import_module('pkgx.delta')")
+run("fifth", "X = 1")
+run("first", "import pkgx.gamma")  # a new version of `first`: what the old one imported goes
+print(json.dumps(seen))
+"""
+
+
+def test_a_warm_process_records_what_each_script_imported(tmp_path):
+    """`keys.ImportRecorder` in one process that runs several scripts, as a warm figure
+    worker does: a module an earlier script loaded still counts for a later one."""
+    import json
+    import subprocess
+    import sys
+
+    package = tmp_path / "pkgx"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "alpha.py").write_text("from . import beta\nA = 1\n")
+    (package / "beta.py").write_text("B = 2\n")
+    (package / "gamma.py").write_text("G = 3\n")
+    (package / "delta.py").write_text("D = 4\n")
+    scripts = str(Path(__file__).resolve().parents[1] / "scripts")
+    out = subprocess.run(
+        [sys.executable, "-c", RECORDER, str(tmp_path)],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": scripts},
+        check=True,
+    ).stdout
+    assert json.loads(out) == {
+        "first": ["__init__.py", "gamma.py"],
+        "second": ["__init__.py", "alpha.py", "beta.py"],
+        "third": ["__init__.py", "gamma.py"],
+        "fourth": ["__init__.py", "delta.py"],
+        "fifth": ["__init__.py"],
+    }
+
+
+STYLES = """
+import contextlib
+
+STYLE = 1
+
+
+def style(theme):
+    return contextlib.nullcontext()
+"""
+
+FIGURE = """
+import matplotlib.pyplot as plt
+{imports}
+
+
+def make_figure():
+{body}
+    fig, ax = plt.subplots(figsize=(1, 1))
+    ax.plot([0, 1], [0, value])
+    return fig
+"""
+
+
+def test_a_figure_is_keyed_on_what_it_imported_when_drawn(tmp_path, monkeypatch, capsys):
+    """The figure builder keys a figure drawn before on the `mlnotes` files its worker
+    recorded it importing: an import the source scan cannot see (`import_module`) counts,
+    and a module a figure imported after another figure loaded it in the same worker
+    counts for both."""
+    root = _project(tmp_path)
+    (root / "mlnotes" / "plotting.py").write_text(STYLES)
+    (root / "mlnotes" / "beta.py").write_text("B = 2\n")
+    figures = root / "scripts" / "figures"
+    (figures / "fig.py").unlink()
+    (figures / "a.py").write_text(
+        FIGURE.format(imports="from mlnotes.alpha import A", body="    value = A")
+    )
+    (figures / "b.py").write_text(
+        FIGURE.format(imports="from mlnotes import alpha", body="    value = alpha.beta.B")
+    )
+    dynamic = "    import importlib\n\n    value = importlib.import_module('mlnotes.gamma').G"
+    (figures / "c.py").write_text(FIGURE.format(imports="", body=dynamic))
+    monkeypatch.setattr(build_figures, "ROOT", root)
+    monkeypatch.setattr(build_figures, "PACKAGE", root / "mlnotes")
+    monkeypatch.setattr(build_figures, "SCRIPTS", figures)
+    monkeypatch.setattr(build_figures, "OUT", root / "docs" / "figures")
+    monkeypatch.setattr(build_figures, "CACHE", root / ".cache" / "figures")
+    monkeypatch.syspath_prepend(str(root))  # the worker (forked) imports this mlnotes
+
+    def build() -> list[str]:
+        capsys.readouterr()
+        assert build_figures.build(jobs=1) == 0, build_figures.last_run()["failed"]
+        return sorted(build_figures.last_run()["built"])
+
+    assert build() == ["a", "b", "c"]
+    # one worker drew a, then b: alpha and beta were loaded already, and still count for b
+    assert build_figures.recorded_imports("a") == ["__init__.py", "alpha.py", "beta.py"]
+    assert build_figures.recorded_imports("b") == ["__init__.py", "alpha.py", "beta.py"]
+    assert build_figures.recorded_imports("c") == ["__init__.py", "gamma.py"]
+    # c imported what its source does not name: keyed before the run on the scan, it is
+    # drawn once more, then keyed on what it imported
+    assert build() == ["c"]
+    assert build() == []
+    gamma = root / "mlnotes" / "gamma.py"
+    gamma.write_text('"""Gamma."""\nG = 3  # documented\n')
+    assert build() == []
+    gamma.write_text("G = 4\n")
+    assert build() == ["c"]
+    (root / "mlnotes" / "beta.py").write_text("B = 5\n")
+    assert build() == ["a", "b"]

@@ -48,6 +48,8 @@ PACKAGE = ROOT / "mlnotes"
 OUT = ROOT / "docs" / "figures"
 CACHE = Path(os.environ.get("MLNOTES_FIGURE_CACHE", ROOT / ".cache" / "figures"))
 THEMES = {"light": "", "dark": "-dark"}  # theme -> file-name suffix
+# in every figure's key: mlnotes/__init__.py (run by any import of mlnotes) and the styles
+ALWAYS = ("__init__.py", "plotting.py")
 LIBRARIES = ("matplotlib", "numpy", "scipy", "torch")
 # Bump when the way figures are written changes (file names, savefig options).
 BUILDER_VERSION = "1"
@@ -70,7 +72,7 @@ def dependencies(script: Path) -> list[Path]:
     parse depends on every module of `mlnotes/` (it fails when run).
     """
     try:
-        return keys.imports(script, PACKAGE, always=("plotting",))
+        return keys.imports(script, PACKAGE, always=[Path(a).stem for a in ALWAYS])
     except (SyntaxError, ValueError):
         return sorted(PACKAGE.glob("*.py"))
 
@@ -107,14 +109,36 @@ def _read_cached(path: Path, mtime_ns: int, size: int) -> bytes:
     return path.read_bytes()
 
 
-def cache_key(script: Path, versions: str | None = None) -> str:
-    """The content key (`keys.Key`) of everything that can change the figure's bytes."""
+def cache_key(script: Path, versions: str | None = None, imports: list[str] | None = None) -> str:
+    """The content key (`keys.Key`) of everything that can change the figure's bytes.
+
+    `imports`: the `mlnotes` files (relative to `mlnotes/`) the script imported when it
+    last ran (`recorded_imports`); without them, those its source names (`dependencies`).
+    """
     key = keys.Key("figure")
     key.add("builder", f"{BUILDER_VERSION}\n{versions or _versions()}").add("code", _own_bytes())
     key.file(script, ROOT)  # the script itself by its bytes: any edit redraws it
-    for path in dependencies(script):
-        key.code(path, ROOT)
+    for path in dependencies(script) if imports is None else _import_files(imports):
+        key.code(path, ROOT, missing_ok=True)  # a module gone since: the figure runs, and fails
     return key.hexdigest()
+
+
+def _import_files(imports: list[str]) -> list[Path]:
+    return sorted({PACKAGE / name for name in [*imports, *ALWAYS]})
+
+
+def _imports_stamp(name: str) -> Path:
+    return CACHE / f"{name}.imports"
+
+
+def recorded_imports(name: str) -> list[str] | None:
+    """The `mlnotes` files (relative to `mlnotes/`) the figure's script imported when it was
+    last drawn, as its worker recorded them (`keys.ImportRecorder`); None if not recorded."""
+    try:
+        imports = json.loads(_imports_stamp(name).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return imports if isinstance(imports, list) else None
 
 
 def _stamp(name: str) -> Path:
@@ -131,14 +155,27 @@ def is_fresh(name: str, key: str) -> bool:
 
 
 def _remove_outputs(name: str) -> None:
-    for path in [*outputs(name), _stamp(name)]:
+    for path in [*outputs(name), _stamp(name), _imports_stamp(name)]:
         path.unlink(missing_ok=True)
 
 
-def render(name: str, script: str) -> tuple[str, float, str | None]:
-    """Worker: draw one figure in both themes. Returns (name, seconds, error or None)."""
+_RECORDER: keys.ImportRecorder | None = None
+
+
+def _recorder() -> keys.ImportRecorder:
+    """This worker's record of what each module imports (installed once, before mlnotes loads)."""
+    global _RECORDER
+    if _RECORDER is None:
+        _RECORDER = keys.ImportRecorder("mlnotes").install()
+    return _RECORDER
+
+
+def render(name: str, script: str) -> tuple[str, float, str | None, list[str] | None]:
+    """Worker: draw one figure in both themes. Returns (name, seconds, error or None, the
+    `mlnotes` files the script imported, relative to `mlnotes/`, or None if it failed)."""
     start = time.perf_counter()
     try:
+        recorder = _recorder()
         import matplotlib
 
         matplotlib.use("Agg")
@@ -146,7 +183,9 @@ def render(name: str, script: str) -> tuple[str, float, str | None]:
 
         from mlnotes.plotting import style
 
-        spec = importlib.util.spec_from_file_location(f"_figure_{name}", script)
+        module_name = f"_figure_{name}"
+        recorder.forget(module_name)  # what an earlier version of the script imported
+        spec = importlib.util.spec_from_file_location(module_name, script)
         module = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(module)
         make_figure = getattr(module, "make_figure", None)
@@ -160,9 +199,9 @@ def render(name: str, script: str) -> tuple[str, float, str | None]:
                 fig.savefig(tmp, format="svg", metadata={"Date": None})
                 plt.close(fig)
             os.replace(tmp, target)
-        return name, time.perf_counter() - start, None
+        return name, time.perf_counter() - start, None, recorder.files(module_name)
     except Exception:
-        return name, time.perf_counter() - start, traceback.format_exc()
+        return name, time.perf_counter() - start, traceback.format_exc(), None
 
 
 def warm_worker() -> None:
@@ -182,6 +221,7 @@ def warm_worker() -> None:
     threading.Thread(target=exit_with_the_server, name="exit-with-the-server", daemon=True).start()
     if str(ROOT) not in sys.path:
         sys.path.insert(0, str(ROOT))  # this tree's mlnotes, as `python build_figures.py` runs
+    _recorder()  # before mlnotes loads: every module's imports are recorded
     import matplotlib
 
     matplotlib.use("Agg")
@@ -202,6 +242,19 @@ def code_key() -> str:
     for path in sorted(PACKAGE.rglob("*.py")):
         key.code(path, ROOT)
     return key.hexdigest()
+
+
+def _after_run(script: Path, versions: str, key: str, used: list[str] | None, imported) -> str:
+    """The key to stamp a figure just drawn with. `key` was computed before the run, over
+    the files `used` (recorded by the last run, or scanned); the next build keys the
+    figure over the files this run `imported`. When those are among the `used` files and
+    none of those changed during the run, the key over `imported` now is the key of what
+    was drawn; otherwise `key` is kept, which the next build's key differs from (the
+    figure is drawn again: never a stale figure, at worst one more drawing)."""
+    before = set(_import_files(used)) if used is not None else set(dependencies(script))
+    if set(_import_files(imported)) <= before and cache_key(script, versions, used) == key:
+        return cache_key(script, versions, imported)
+    return key
 
 
 def build(
@@ -235,8 +288,9 @@ def build(
     t0 = time.perf_counter()
     versions = _versions()
     selected = names or list(scripts)
-    keys = {name: cache_key(scripts[name], versions) for name in selected}
-    todo = [n for n in selected if force or not is_fresh(n, keys[n])]
+    used = {name: recorded_imports(name) for name in selected}
+    stamps = {name: cache_key(scripts[name], versions, used[name]) for name in selected}
+    todo = [n for n in selected if force or not is_fresh(n, stamps[n])]
     fresh = [name for name in selected if name not in todo]
     if len(fresh) <= 20:  # a line each; a large corpus (bench_loop --scale) gets one line
         for name in fresh:
@@ -250,9 +304,11 @@ def build(
         with contextlib.nullcontext(executor) if executor else ProcessPoolExecutor(workers) as pool:
             futures = [pool.submit(render, n, str(scripts[n])) for n in todo]
             for future in as_completed(futures):
-                name, seconds, error = future.result()
+                name, seconds, error, imported = future.result()
                 if error is None:
-                    _stamp(name).write_text(keys[name], encoding="utf-8")
+                    stamp = _after_run(scripts[name], versions, stamps[name], used[name], imported)
+                    _stamp(name).write_text(stamp, encoding="utf-8")
+                    _imports_stamp(name).write_text(json.dumps(imported), encoding="utf-8")
                     report["built"].append(name)
                     print(f"[figures] {name}: built in {seconds:.2f} s", flush=True)
                 else:

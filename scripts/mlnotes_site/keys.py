@@ -14,7 +14,9 @@ rebuilds (incremental.py). A key is a SHA-256 over *named parts*:
   (`code_digest`), named by its path relative to `root`: a docstring or comment edit
   keeps the key, any change of behaviour changes it.
 - `imports`: the modules of a package (`mlnotes`) a script imports, transitively, found
-  by reading its source (what the keys of figures and notebooks cover).
+  by reading its source (what the keys of notebooks cover, and of a figure not yet drawn).
+- `ImportRecorder`: the modules of the package a script imported, recorded as it ran
+  (what the key of a figure drawn before covers: build_figures.py).
 
 Each part is framed by its kind and length, so no two different lists of parts hash
 alike (`("ab", "c")` and `("a", "bc")` differ). A key holds no absolute path and no
@@ -27,12 +29,23 @@ Parses are memoised within a process on a file's bytes, never on its modificatio
 from __future__ import annotations
 
 import ast
+import builtins
 import functools
 import hashlib
+import importlib
+import importlib.util
+import sys
 from collections.abc import Iterable
 from pathlib import Path
 
-__all__ = ["Key", "code_digest", "digest", "imports", "relative_name"]
+__all__ = [
+    "ImportRecorder",
+    "Key",
+    "code_digest",
+    "digest",
+    "imports",
+    "relative_name",
+]
 
 
 class Key:
@@ -67,10 +80,16 @@ class Key:
                 raise
             return self._part(b"missing", name, b"")
 
-    def code(self, path: Path, root: Path) -> Key:
+    def code(self, path: Path, root: Path, missing_ok: bool = False) -> Key:
         """Add the code of the Python module at `path` (`code_digest`), named by its path
-        relative to `root`."""
-        return self._part(b"code", relative_name(path, root), code_digest(Path(path)))
+        relative to `root`; a missing file as in `file`."""
+        name = relative_name(path, root)
+        try:
+            return self._part(b"code", name, code_digest(Path(path)))
+        except OSError:
+            if not missing_ok:
+                raise
+            return self._part(b"missing", name, b"")
 
     def hexdigest(self) -> str:
         return self._hash.copy().hexdigest()
@@ -202,3 +221,100 @@ def _parse_imports(data: bytes, in_package: bool, top: str) -> tuple[frozenset, 
             else:  # from mlnotes import embeddings, ...
                 names.update(alias.name for alias in node.names)
     return frozenset(modules), frozenset(names)
+
+
+# ---------------------------------------------------------------------------------------
+# The modules a script imported, recorded as it runs
+# ---------------------------------------------------------------------------------------
+
+
+class ImportRecorder:
+    """Which modules of a package (`mlnotes`) each module imports, recorded as it runs.
+
+    For a process that runs many scripts (the figure builder's warm workers): a module an
+    earlier script imported is already in `sys.modules`, so the difference of
+    `sys.modules` before and after a script misses it. Instead `install` wraps
+    `builtins.__import__` (every `import` statement) and `importlib.import_module`, and
+    records an edge from the importing module (its `__name__`) to each module of the
+    package it names, cached or not: a module's top-level imports run once, when it is
+    first loaded, and stay recorded for the life of the process; an import inside a
+    function is recorded each time it runs. `imported_by(name)` follows the edges from a
+    module: what running it made available to it, whichever script loaded it first. It may
+    include a module that another script's call path imported inside a function (more
+    re-runs, never a stale figure).
+
+    `install` first removes the package's modules already loaded (their imports ran
+    unseen), so they load again under the recorder. An import by other means
+    (`importlib.util` loaders, `runpy`, `exec`) is not seen.
+    """
+
+    def __init__(self, package: str):
+        self.package = package
+        self.edges: dict[str, set[str]] = {}
+
+    def _ours(self, name: str) -> bool:
+        return name == self.package or name.startswith(self.package + ".")
+
+    def install(self) -> ImportRecorder:
+        for name in [m for m in sys.modules if self._ours(m)]:
+            del sys.modules[name]
+        original_import, original_import_module = builtins.__import__, importlib.import_module
+
+        def recording_import(name, globals=None, locals=None, fromlist=(), level=0):
+            module = original_import(name, globals, locals, fromlist, level)
+            self._record(name, globals, fromlist, level)
+            return module
+
+        def recording_import_module(name, package=None):
+            module = original_import_module(name, package)
+            importer = sys._getframe(1).f_globals  # the caller's module
+            self._record(module.__name__, importer, (), 0)
+            return module
+
+        builtins.__import__ = recording_import
+        importlib.import_module = recording_import_module
+        return self
+
+    def _record(self, name: str, globals, fromlist, level: int) -> None:
+        globals = globals or {}
+        importer = globals.get("__name__") or ""
+        if level:
+            package = globals.get("__package__")
+            if package is None:
+                package = importer if "__path__" in globals else importer.rpartition(".")[0]
+            name = importlib.util.resolve_name("." * level + name, package)
+        parts = name.split(".")
+        targets = {".".join(parts[: i + 1]) for i in range(len(parts))}  # its packages too
+        targets |= {f"{name}.{x}" for x in fromlist or () if f"{name}.{x}" in sys.modules}
+        ours = {t for t in targets if self._ours(t) and t != importer}
+        if ours:
+            self.edges.setdefault(importer, set()).update(ours)
+
+    def forget(self, name: str) -> None:
+        """Drop what module `name` imported (before it runs again, from a new version)."""
+        self.edges.pop(name, None)
+
+    def imported_by(self, name: str) -> set[str]:
+        """The package's modules that module `name` imported, directly or through others."""
+        seen: set[str] = set()
+        todo = [name]
+        while todo:
+            for module in self.edges.get(todo.pop(), ()):
+                if module not in seen:
+                    seen.add(module)
+                    todo.append(module)
+        return seen
+
+    def files(self, name: str) -> list[str]:
+        """The source files of `imported_by(name)` (the package included, as any import of
+        a submodule runs it), relative to the package's folder: `["__init__.py", "alpha.py"]`."""
+        package = sys.modules.get(self.package)
+        if package is None:
+            return []
+        folder = Path(package.__path__[0])
+        found = set()
+        for module in self.imported_by(name) | {self.package}:
+            file = getattr(sys.modules.get(module), "__file__", None)
+            if file and Path(file).is_relative_to(folder):
+                found.add(Path(file).relative_to(folder).as_posix())
+        return sorted(found)
