@@ -6,12 +6,17 @@ Each script `scripts/figures/<name>.py` defines `make_figure()`, which returns a
 matplotlib Figure. The builder calls it under `mlnotes.plotting.style("light")` and
 `style("dark")` and writes `docs/figures/<name>.svg` and `docs/figures/<name>-dark.svg`.
 
-A figure is rebuilt only when its cache key changes. The key hashes the script, the
-code of the `mlnotes` modules it imports (followed transitively through `mlnotes`' own
-imports; their syntax trees without docstrings and comments: `keys.Key.code`),
-`mlnotes/plotting.py` (the styles), this builder, and the versions of Python and the
-libraries that draw. So editing a Markdown page or a docstring rebuilds nothing, and
-changing the code of `mlnotes/linalg.py` rebuilds only the figures whose scripts import it.
+A figure is rebuilt only when its cache key (scripts/mlnotes_site/keys.py) changes. The
+key hashes the script, the code of the `mlnotes` modules it imports (their syntax trees
+without docstrings and comments: `keys.Key.code`), `mlnotes/__init__.py` and
+`mlnotes/plotting.py` (the styles), this builder and keys.py, and the versions of Python
+and the libraries that draw. The modules it imports are those its worker recorded it
+importing when it was last drawn (`keys.ImportRecorder`, `.cache/figures/<name>.imports`:
+an `importlib.import_module` counts, and so does a module another figure loaded first in
+the same warm worker); for a figure not drawn yet, those its source names, followed
+through `mlnotes`' own imports (`keys.imports`). So editing a Markdown page or a docstring
+rebuilds nothing, and changing the code of `mlnotes/linalg.py` rebuilds only the figures
+that imported it.
 
 Figures are built in parallel (one process per core), with one progress line each.
 A script that raises fails the build with its name and traceback, and its old output
@@ -100,8 +105,12 @@ def _versions() -> str:
 
 
 def _own_bytes() -> bytes:
-    stat = Path(__file__).stat()
-    return _read_cached(Path(__file__), stat.st_mtime_ns, stat.st_size)
+    """This builder's source and keys.py's (which records what a figure imported)."""
+    chunks = []
+    for path in (Path(__file__), Path(keys.__file__)):
+        stat = path.stat()
+        chunks.append(_read_cached(path, stat.st_mtime_ns, stat.st_size))
+    return b"\0".join(chunks)
 
 
 @functools.lru_cache(maxsize=8)
@@ -172,7 +181,9 @@ def _recorder() -> keys.ImportRecorder:
 
 def render(name: str, script: str) -> tuple[str, float, str | None, list[str] | None]:
     """Worker: draw one figure in both themes. Returns (name, seconds, error or None, the
-    `mlnotes` files the script imported, relative to `mlnotes/`, or None if it failed)."""
+    `mlnotes` files the script imported, relative to `mlnotes/`, or None if it failed).
+
+    For a worker process only: it installs an import recorder, which reloads `mlnotes`."""
     start = time.perf_counter()
     try:
         recorder = _recorder()
