@@ -330,3 +330,15 @@ def test_a_figure_is_keyed_on_what_it_imported_when_drawn(tmp_path, monkeypatch,
     assert build() == ["c"]
     (root / "mlnotes" / "beta.py").write_text("B = 5\n")
     assert build() == ["a", "b"]
+
+
+def test_a_pages_serve_key_follows_the_failures_of_the_figures_it_shows(tmp_path):
+    """`make serve` re-renders a page when a figure it shows fails or recovers (the
+    failures are lists of lines, mlnotes-problems)."""
+    page = SimpleNamespace(content_bytes=b"![A](../figures/x.svg)\n", src_uri="notes/p.md")
+    clean = incremental._scan(tmp_path, page, [])["sig"]
+    failed = incremental._scan(tmp_path, page, [], {"x": ["line 3: ValueError"]})["sig"]
+    assert failed != clean
+    assert incremental._scan(tmp_path, page, [], {"y": ["line 3: ValueError"]})["sig"] == clean
+    with pytest.raises(TypeError, match="not bytes or str"):
+        keys.Key("k").add("a list", ["x"])

@@ -185,7 +185,7 @@ def _scan(root: Path, file, computed_by: list, failed: dict | None = None) -> di
         # a snippet's path, relative to the project (`..` if it lies outside)
         sig.add(f"includes {os.path.relpath(dep, root)}", _read(dep))
     for name in sorted(set(FIGURE_REF.findall(text)) & set(failed or {})):
-        sig.add(f"figure {name} failed", failed[name])
+        sig.add(f"figure {name} failed", str(failed[name]))
     if file.src_uri.endswith(".md"):
         front = FRONT_MATTER.match(text)
         body = text[front.end() :] if front else text

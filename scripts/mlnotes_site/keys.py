@@ -65,6 +65,8 @@ class Key:
         """Add `value` (bytes, or text as UTF-8) under `name`."""
         if isinstance(value, str):
             return self._part(b"text", name, value.encode())
+        if not isinstance(value, bytes):
+            raise TypeError(f"a key's part {name!r} is {type(value).__name__}, not bytes or str")
         return self._part(b"bytes", name, value)
 
     def file(self, path: Path, root: Path, missing_ok: bool = False) -> Key:
