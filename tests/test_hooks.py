@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from mkdocs_jupyter import plugin
 
-from mlnotes_site import apparatus, build_figures
+from mlnotes_site import apparatus, build_figures, keys
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -81,17 +81,17 @@ class C:
 def test_code_digest_changes_with_the_code_only(tmp_path, edit, same):
     path = tmp_path / "m.py"
     path.write_text(CODE)
-    before = build_figures.code_digest(path)
+    before = keys.code_digest(path)
     path.write_text(edit(CODE))
-    assert (build_figures.code_digest(path) == before) is same
+    assert (keys.code_digest(path) == before) is same
 
 
 def test_a_module_that_does_not_parse_is_keyed_on_its_bytes(tmp_path):
     path = tmp_path / "m.py"
     path.write_text("def f(:\n")
-    first = build_figures.code_digest(path)
+    first = keys.code_digest(path)
     path.write_text("def f(:\n# a comment\n")
-    assert build_figures.code_digest(path) != first
+    assert keys.code_digest(path) != first
 
 
 def test_a_figure_key_follows_its_script_and_the_code_it_imports(tree):
@@ -125,7 +125,7 @@ def test_a_notebook_key_ignores_docstring_edits_of_what_it_imports(tree, monkeyp
 
 
 def test_nothing_reads_a_docstring_at_run_time():
-    """`code_digest` drops docstrings: true only while no figure, notebook or mlnotes
+    """`keys.code_digest` drops docstrings: true only while no figure, notebook or mlnotes
     module reads one (a figure titled from a `__doc__` would go stale)."""
     sources = [
         *(ROOT / "mlnotes").rglob("*.py"),

@@ -608,7 +608,7 @@ def merge_themes(light, dark, where: str):
 
 
 def _builder():
-    """The figure builder (build_figures.py), whose `notebook_dependencies` and `code_digest` key notebooks too."""
+    """The figure builder (build_figures.py), whose `notebook_dependencies` key notebooks too."""
     from mlnotes_site import build_figures
 
     return build_figures
@@ -620,20 +620,22 @@ def _notebook_dependencies(path: Path) -> list[Path]:
 
 
 def _notebook_key(path: Path) -> str:
-    import hashlib
-
+    """The content key (scripts/mlnotes_site/keys.py) of a notebook's executed copies."""
     import matplotlib
 
+    from mlnotes_site import keys
+
     builder = _builder()
-    h = hashlib.sha256(path.read_bytes())
+    key = keys.Key("notebook").add("notebook", path.read_bytes())
     # only the code of the mlnotes modules this notebook imports (transitively, as the
     # figure builder finds a figure script's): a change of behaviour in mlnotes/cnn.py
     # re-runs the cnn notebook only, and a docstring or comment edit re-runs none
     for dep in builder.notebook_dependencies(path):
-        h.update(dep.name.encode() + b"\0" + builder.code_digest(dep))
+        key.code(dep, builder.ROOT)
     # what this module does to a notebook: bump NOTEBOOK_FORMAT when merge_themes changes
-    h.update(f"{SETUP_CELL}{PLOT_ALT}{NOTEBOOK_FORMAT}{matplotlib.__version__}".encode())
-    return h.hexdigest()
+    key.add("format", f"{SETUP_CELL}{PLOT_ALT}{NOTEBOOK_FORMAT}")
+    key.add("matplotlib", matplotlib.__version__)
+    return key.hexdigest()
 
 
 def build_notebook(path: Path, cache: Path = NOTEBOOK_CACHE) -> tuple[Path, Path]:

@@ -6,12 +6,17 @@ Each script `scripts/figures/<name>.py` defines `make_figure()`, which returns a
 matplotlib Figure. The builder calls it under `mlnotes.plotting.style("light")` and
 `style("dark")` and writes `docs/figures/<name>.svg` and `docs/figures/<name>-dark.svg`.
 
-A figure is rebuilt only when its cache key changes. The key hashes the script, the
-code of the `mlnotes` modules it imports (followed transitively through `mlnotes`' own
-imports; their syntax trees without docstrings and comments, `code_digest`),
-`mlnotes/plotting.py` (the styles), this builder, and the versions of Python and the
-libraries that draw. So editing a Markdown page or a docstring rebuilds nothing, and
-changing the code of `mlnotes/linalg.py` rebuilds only the figures whose scripts import it.
+A figure is rebuilt only when its cache key (scripts/mlnotes_site/keys.py) changes. The
+key hashes the script, the code of the `mlnotes` modules it imports (their syntax trees
+without docstrings and comments: `keys.Key.code`), `mlnotes/__init__.py` and
+`mlnotes/plotting.py` (the styles), this builder and keys.py, and the versions of Python
+and the libraries that draw. The modules it imports are those its worker recorded it
+importing when it was last drawn (`keys.ImportRecorder`, `.cache/figures/<name>.imports`:
+an `importlib.import_module` counts, and so does a module another figure loaded first in
+the same warm worker); for a figure not drawn yet, those its source names, followed
+through `mlnotes`' own imports (`keys.imports`). So editing a Markdown page or a docstring
+rebuilds nothing, and changing the code of `mlnotes/linalg.py` rebuilds only the figures
+that imported it.
 
 Figures are built in parallel (one process per core), with one progress line each.
 A script that raises fails the build with its name and traceback, and its old output
@@ -22,10 +27,8 @@ too. A JSON report of the last run is written to `.cache/figures/last-run.json`.
 from __future__ import annotations
 
 import argparse
-import ast
 import contextlib
 import functools
-import hashlib
 import importlib.util
 import json
 import os
@@ -38,12 +41,20 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from importlib import metadata
 from pathlib import Path
 
+if __package__:
+    from . import keys
+else:  # `python scripts/mlnotes_site/build_figures.py`
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+    from mlnotes_site import keys
+
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPTS = ROOT / "scripts" / "figures"
 PACKAGE = ROOT / "mlnotes"
 OUT = ROOT / "docs" / "figures"
 CACHE = Path(os.environ.get("MLNOTES_FIGURE_CACHE", ROOT / ".cache" / "figures"))
 THEMES = {"light": "", "dark": "-dark"}  # theme -> file-name suffix
+# in every figure's key: mlnotes/__init__.py (run by any import of mlnotes) and the styles
+ALWAYS = ("__init__.py", "plotting.py")
 LIBRARIES = ("matplotlib", "numpy", "scipy", "torch")
 # Bump when the way figures are written changes (file names, savefig options).
 BUILDER_VERSION = "1"
@@ -58,65 +69,17 @@ def outputs(name: str) -> list[Path]:
     return [OUT / f"{name}{suffix}.svg" for suffix in THEMES.values()]
 
 
-def _mlnotes_imports(path: Path) -> frozenset[str]:
-    """The `mlnotes` modules (as file stems) that the file at `path` imports.
-
-    A module that does not parse imports nothing here: its own key (`code_digest`, its
-    bytes) changes, and the figures that import it run and fail naming the syntax error.
-    """
-    stat = path.stat()
-    try:
-        return _parse_imports(path, stat.st_mtime_ns, stat.st_size, PACKAGE)
-    except (SyntaxError, ValueError):
-        if path.parent == PACKAGE:
-            return frozenset()
-        raise
-
-
-# One parse per version of a file: every figure's key follows plotting's and __init__'s imports.
-@functools.lru_cache(maxsize=4096)
-def _parse_imports(path: Path, mtime_ns: int, size: int, PACKAGE: Path) -> frozenset[str]:
-    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
-    in_package = path.parent == PACKAGE
-    found: set[str] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            for alias in node.names:
-                parts = alias.name.split(".")
-                if parts[0] == "mlnotes":
-                    found.add(parts[1] if len(parts) > 1 else "__init__")
-        elif isinstance(node, ast.ImportFrom):
-            if node.level == 0 and node.module and node.module.split(".")[0] == "mlnotes":
-                parts = node.module.split(".")
-            elif node.level == 1 and in_package:  # from . import x / from .x import y
-                parts = ["mlnotes"] + (node.module.split(".") if node.module else [])
-            else:
-                continue
-            if len(parts) > 1:
-                found.add(parts[1])
-            else:  # from mlnotes import embeddings, ...
-                for alias in node.names:
-                    is_module = (PACKAGE / f"{alias.name}.py").exists()
-                    found.add(alias.name if is_module else "__init__")
-    return frozenset(m for m in found if (PACKAGE / f"{m}.py").exists())
-
-
 def dependencies(script: Path) -> list[Path]:
-    """The `mlnotes` source files a script depends on, transitively, sorted.
+    """The `mlnotes` source files a script depends on, transitively, sorted (`keys.imports`).
 
     `mlnotes/__init__.py` (imported with any submodule) and `mlnotes/plotting.py`
-    (the styles every figure is drawn with) are always included.
+    (the styles every figure is drawn with) are always included. A script that does not
+    parse depends on every module of `mlnotes/` (it fails when run).
     """
-    seen = {"__init__", "plotting"}
     try:
-        todo = list(_mlnotes_imports(script) | seen)
-    except (SyntaxError, ValueError):  # a script that does not parse: it fails when run
+        return keys.imports(script, PACKAGE, always=[Path(a).stem for a in ALWAYS])
+    except (SyntaxError, ValueError):
         return sorted(PACKAGE.glob("*.py"))
-    while todo:
-        module = todo.pop()
-        seen.add(module)
-        todo.extend(_mlnotes_imports(PACKAGE / f"{module}.py") - seen)
-    return sorted(PACKAGE / f"{m}.py" for m in seen)
 
 
 def notebook_dependencies(notebook: Path) -> list[Path]:
@@ -131,47 +94,6 @@ def notebook_dependencies(notebook: Path) -> list[Path]:
         return sorted(PACKAGE.rglob("*.py"))
 
 
-def _strip_docstrings(tree: ast.AST) -> ast.AST:
-    for node in ast.walk(tree):
-        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
-            body = node.body
-            if (
-                body
-                and isinstance(body[0], ast.Expr)
-                and isinstance(body[0].value, ast.Constant)
-                and isinstance(body[0].value.value, str)
-            ):
-                node.body = body[1:] or [ast.Pass()]
-    return tree
-
-
-def code_digest(path: Path) -> bytes:
-    """What of an `mlnotes` source file can change what a figure or notebook computes.
-
-    Its syntax tree without docstrings, comments and positions (`ast.dump`), so editing a
-    docstring or a comment, or re-flowing the code, re-runs no figure and no notebook,
-    while any change of behaviour does. A file that does not parse counts by its bytes (its
-    figures re-run, and fail naming the syntax error). Nothing in mlnotes reads a
-    `__doc__` at run time (tests/test_hooks.py checks it).
-    """
-    stat = path.stat()
-    return _code_digest(path, stat.st_mtime_ns, stat.st_size)
-
-
-# One parse per version of a file: every figure's key reads plotting's and __init__'s, and
-# under `make serve` every rebuild computes every figure's key (1,500 at --scale 100).
-@functools.lru_cache(maxsize=4096)
-def _code_digest(path: Path, mtime_ns: int, size: int) -> bytes:
-    data = path.read_bytes()
-    try:
-        tree = ast.parse(data, filename=str(path))
-    except (SyntaxError, ValueError):
-        return hashlib.sha256(b"unparsed\0" + data).digest()
-    return hashlib.sha256(
-        ast.dump(_strip_docstrings(tree), include_attributes=False).encode()
-    ).digest()
-
-
 def _versions() -> str:
     versions = [f"python={platform.python_version()}"]
     for lib in LIBRARIES:
@@ -183,8 +105,12 @@ def _versions() -> str:
 
 
 def _own_bytes() -> bytes:
-    stat = Path(__file__).stat()
-    return _read_cached(Path(__file__), stat.st_mtime_ns, stat.st_size)
+    """This builder's source and keys.py's (which records what a figure imported)."""
+    chunks = []
+    for path in (Path(__file__), Path(keys.__file__)):
+        stat = path.stat()
+        chunks.append(_read_cached(path, stat.st_mtime_ns, stat.st_size))
+    return b"\0".join(chunks)
 
 
 @functools.lru_cache(maxsize=8)
@@ -192,17 +118,36 @@ def _read_cached(path: Path, mtime_ns: int, size: int) -> bytes:
     return path.read_bytes()
 
 
-def cache_key(script: Path, versions: str | None = None) -> str:
-    """SHA-256 over everything that can change the figure's bytes."""
-    h = hashlib.sha256()
-    h.update(f"builder={BUILDER_VERSION}\n{versions or _versions()}\n".encode())
-    h.update(_own_bytes())
-    h.update(f"\n--- {script.relative_to(ROOT).as_posix()}\n".encode())
-    h.update(script.read_bytes())  # the script itself by its bytes: any edit redraws it
-    for path in dependencies(script):
-        h.update(f"\n--- {path.relative_to(ROOT).as_posix()}\n".encode())
-        h.update(code_digest(path))
-    return h.hexdigest()
+def cache_key(script: Path, versions: str | None = None, imports: list[str] | None = None) -> str:
+    """The content key (`keys.Key`) of everything that can change the figure's bytes.
+
+    `imports`: the `mlnotes` files (relative to `mlnotes/`) the script imported when it
+    last ran (`recorded_imports`); without them, those its source names (`dependencies`).
+    """
+    key = keys.Key("figure")
+    key.add("builder", f"{BUILDER_VERSION}\n{versions or _versions()}").add("code", _own_bytes())
+    key.file(script, ROOT)  # the script itself by its bytes: any edit redraws it
+    for path in dependencies(script) if imports is None else _import_files(imports):
+        key.code(path, ROOT, missing_ok=True)  # a module gone since: the figure runs, and fails
+    return key.hexdigest()
+
+
+def _import_files(imports: list[str]) -> list[Path]:
+    return sorted({PACKAGE / name for name in [*imports, *ALWAYS]})
+
+
+def _imports_stamp(name: str) -> Path:
+    return CACHE / f"{name}.imports"
+
+
+def recorded_imports(name: str) -> list[str] | None:
+    """The `mlnotes` files (relative to `mlnotes/`) the figure's script imported when it was
+    last drawn, as its worker recorded them (`keys.ImportRecorder`); None if not recorded."""
+    try:
+        imports = json.loads(_imports_stamp(name).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return imports if isinstance(imports, list) else None
 
 
 def _stamp(name: str) -> Path:
@@ -219,14 +164,29 @@ def is_fresh(name: str, key: str) -> bool:
 
 
 def _remove_outputs(name: str) -> None:
-    for path in [*outputs(name), _stamp(name)]:
+    for path in [*outputs(name), _stamp(name), _imports_stamp(name)]:
         path.unlink(missing_ok=True)
 
 
-def render(name: str, script: str) -> tuple[str, float, str | None]:
-    """Worker: draw one figure in both themes. Returns (name, seconds, error or None)."""
+_RECORDER: keys.ImportRecorder | None = None
+
+
+def _recorder() -> keys.ImportRecorder:
+    """This worker's record of what each module imports (installed once, before mlnotes loads)."""
+    global _RECORDER
+    if _RECORDER is None:
+        _RECORDER = keys.ImportRecorder("mlnotes").install()
+    return _RECORDER
+
+
+def render(name: str, script: str) -> tuple[str, float, str | None, list[str] | None]:
+    """Worker: draw one figure in both themes. Returns (name, seconds, error or None, the
+    `mlnotes` files the script imported, relative to `mlnotes/`, or None if it failed).
+
+    For a worker process only: it installs an import recorder, which reloads `mlnotes`."""
     start = time.perf_counter()
     try:
+        recorder = _recorder()
         import matplotlib
 
         matplotlib.use("Agg")
@@ -234,7 +194,9 @@ def render(name: str, script: str) -> tuple[str, float, str | None]:
 
         from mlnotes.plotting import style
 
-        spec = importlib.util.spec_from_file_location(f"_figure_{name}", script)
+        module_name = f"_figure_{name}"
+        recorder.forget(module_name)  # what an earlier version of the script imported
+        spec = importlib.util.spec_from_file_location(module_name, script)
         module = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(module)
         make_figure = getattr(module, "make_figure", None)
@@ -248,9 +210,9 @@ def render(name: str, script: str) -> tuple[str, float, str | None]:
                 fig.savefig(tmp, format="svg", metadata={"Date": None})
                 plt.close(fig)
             os.replace(tmp, target)
-        return name, time.perf_counter() - start, None
+        return name, time.perf_counter() - start, None, recorder.files(module_name)
     except Exception:
-        return name, time.perf_counter() - start, traceback.format_exc()
+        return name, time.perf_counter() - start, traceback.format_exc(), None
 
 
 def warm_worker() -> None:
@@ -270,6 +232,7 @@ def warm_worker() -> None:
     threading.Thread(target=exit_with_the_server, name="exit-with-the-server", daemon=True).start()
     if str(ROOT) not in sys.path:
         sys.path.insert(0, str(ROOT))  # this tree's mlnotes, as `python build_figures.py` runs
+    _recorder()  # before mlnotes loads: every module's imports are recorded
     import matplotlib
 
     matplotlib.use("Agg")
@@ -283,13 +246,26 @@ def warm_worker() -> None:
 
 
 def code_key() -> str:
-    """One digest of the code every figure may import (`code_digest` of each `mlnotes`
+    """One key of the code every figure may import (`keys.code_digest` of each `mlnotes`
     module) and of this builder: a long-lived worker that imported an older version of
     either must not draw."""
-    h = hashlib.sha256(Path(__file__).read_bytes())
+    key = keys.Key("figure workers").add("code", _own_bytes())
     for path in sorted(PACKAGE.rglob("*.py")):
-        h.update(path.relative_to(ROOT).as_posix().encode() + b"\0" + code_digest(path))
-    return h.hexdigest()
+        key.code(path, ROOT)
+    return key.hexdigest()
+
+
+def _after_run(script: Path, versions: str, key: str, used: list[str] | None, imported) -> str:
+    """The key to stamp a figure just drawn with. `key` was computed before the run, over
+    the files `used` (recorded by the last run, or scanned); the next build keys the
+    figure over the files this run `imported`. When those are among the `used` files and
+    none of those changed during the run, the key over `imported` now is the key of what
+    was drawn; otherwise `key` is kept, which the next build's key differs from (the
+    figure is drawn again: never a stale figure, at worst one more drawing)."""
+    before = set(_import_files(used)) if used is not None else set(dependencies(script))
+    if set(_import_files(imported)) <= before and cache_key(script, versions, used) == key:
+        return cache_key(script, versions, imported)
+    return key
 
 
 def build(
@@ -323,8 +299,9 @@ def build(
     t0 = time.perf_counter()
     versions = _versions()
     selected = names or list(scripts)
-    keys = {name: cache_key(scripts[name], versions) for name in selected}
-    todo = [n for n in selected if force or not is_fresh(n, keys[n])]
+    used = {name: recorded_imports(name) for name in selected}
+    stamps = {name: cache_key(scripts[name], versions, used[name]) for name in selected}
+    todo = [n for n in selected if force or not is_fresh(n, stamps[n])]
     fresh = [name for name in selected if name not in todo]
     if len(fresh) <= 20:  # a line each; a large corpus (bench_loop --scale) gets one line
         for name in fresh:
@@ -338,9 +315,11 @@ def build(
         with contextlib.nullcontext(executor) if executor else ProcessPoolExecutor(workers) as pool:
             futures = [pool.submit(render, n, str(scripts[n])) for n in todo]
             for future in as_completed(futures):
-                name, seconds, error = future.result()
+                name, seconds, error, imported = future.result()
                 if error is None:
-                    _stamp(name).write_text(keys[name], encoding="utf-8")
+                    stamp = _after_run(scripts[name], versions, stamps[name], used[name], imported)
+                    _stamp(name).write_text(stamp, encoding="utf-8")
+                    _imports_stamp(name).write_text(json.dumps(imported), encoding="utf-8")
                     report["built"].append(name)
                     print(f"[figures] {name}: built in {seconds:.2f} s", flush=True)
                 else:

@@ -48,7 +48,6 @@ Options:
 from __future__ import annotations
 
 import copy
-import hashlib
 import json
 import logging
 import os
@@ -63,6 +62,8 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, event_priority
 from mkdocs.structure.files import InclusionLevel
 from mkdocs.structure.pages import Page
+
+from mlnotes_site.keys import Key
 
 log = logging.getLogger("mkdocs.plugins.incremental")
 
@@ -104,14 +105,6 @@ class _DirtyWarning(logging.Filter):
         return not record.getMessage().startswith("A 'dirty' build is being performed")
 
 
-def _digest(*chunks: bytes) -> str:
-    h = hashlib.sha256()
-    for chunk in chunks:
-        h.update(len(chunk).to_bytes(8, "little"))
-        h.update(chunk)
-    return h.hexdigest()
-
-
 def _read(path: Path) -> bytes:
     try:
         return path.read_bytes()
@@ -120,19 +113,23 @@ def _read(path: Path) -> bytes:
 
 
 def _global_key(root: Path, config, inputs=GLOBAL_INPUTS) -> str:
-    chunks = [_read(Path(config.config_file_path))] if config.config_file_path else []
+    """The content key (keys.py) of what every page reads: mkdocs.yml, the global inputs
+    and the dotfiles under docs/."""
+    key = Key("site inputs")
+    if config.config_file_path:
+        key.add("config", _read(Path(config.config_file_path)))
     for name in inputs:
         base = root / name
         for path in sorted(base.rglob("*")) if base.is_dir() else [base]:
             if path.is_file() and "__pycache__" not in path.parts:
-                chunks += [path.relative_to(root).as_posix().encode(), _read(path)]
+                key.file(path, root, missing_ok=True)
     # dotfiles are not site files but pages show them: the blog's authors (.authors.yml),
     # Material's meta plugin's defaults for a folder (.meta.yml: the search boost), any other
     docs = Path(config.docs_dir)
     for path in sorted(docs.rglob(".*")):
         if path.is_file():
-            chunks += [path.relative_to(docs).as_posix().encode(), _read(path)]
-    return _digest(*chunks)
+            key.file(path, docs, missing_ok=True)
+    return key.hexdigest()
 
 
 def _module_file(root: Path, identifier: str) -> list[Path]:
@@ -183,11 +180,12 @@ def _scan(root: Path, file, computed_by: list, failed: dict | None = None) -> di
     except (OSError, TypeError, ValueError):
         return {"sig": None, "navkey": None, "autodoc": []}
     text = raw.decode("utf-8", errors="replace")
-    chunks = [raw, repr(computed_by).encode()]
+    sig = Key("page").add("source", raw).add("computed by", repr(computed_by))
     for dep in _dependencies(root, file, text):
-        chunks += [str(dep).encode(), _read(dep)]
+        # a snippet's path, relative to the project (`..` if it lies outside)
+        sig.add(f"includes {os.path.relpath(dep, root)}", _read(dep))
     for name in sorted(set(FIGURE_REF.findall(text)) & set(failed or {})):
-        chunks.append(f"figure {name} failed: {failed[name]}".encode())
+        sig.add(f"figure {name} failed", str(failed[name]))
     if file.src_uri.endswith(".md"):
         front = FRONT_MATTER.match(text)
         body = text[front.end() :] if front else text
@@ -199,7 +197,7 @@ def _scan(root: Path, file, computed_by: list, failed: dict | None = None) -> di
     else:  # a notebook: the executed .ipynb (apparatus), or the jupytext source
         heading = _notebook_heading(text) if text.lstrip().startswith("{") else ""
         navkey = ("", heading)
-    return {"sig": _digest(*chunks), "navkey": navkey, "autodoc": AUTODOC.findall(text)}
+    return {"sig": sig.hexdigest(), "navkey": navkey, "autodoc": AUTODOC.findall(text)}
 
 
 def _documents(identifiers, ref) -> bool:

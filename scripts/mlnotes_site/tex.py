@@ -25,7 +25,6 @@ Options:
 
 from __future__ import annotations
 
-import hashlib
 import html
 import json
 import re
@@ -38,6 +37,7 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, get_plugin_logger
 
 from mlnotes_site import project_path
+from mlnotes_site.keys import Key, digest
 
 log = get_plugin_logger("tex")
 
@@ -51,9 +51,8 @@ MATH = re.compile(r'<(span|div) class="arithmatex">\s*(\\\(|\\\[)(.*?)(\\\)|\\\]
 
 def _salt() -> str:
     """What, besides the expression, decides whether it is an error: MathJax and the checker."""
-    h = hashlib.sha256(CHECKER.read_bytes())
-    h.update(MATHJAX_PACKAGE.read_bytes() if MATHJAX_PACKAGE.is_file() else b"no mathjax")
-    return h.hexdigest()
+    key = Key("tex checker").file(CHECKER, ROOT)
+    return key.file(MATHJAX_PACKAGE, ROOT, missing_ok=True).hexdigest()
 
 
 def expressions(content: str) -> list[tuple[str, bool]]:
@@ -129,7 +128,7 @@ class TexPlugin(BasePlugin[TexConfig]):
         """The TeX error of each (tex, display) expression, or None; cached by content."""
         checked = self.cache["checked"]
         keys = [
-            hashlib.sha256(f"{int(display)}\0{tex}".encode()).hexdigest()[:32]
+            digest("tex", [("display", str(int(display))), ("tex", tex)])[:32]
             for tex, display in expressions
         ]
         todo = {key: expr for key, expr in zip(keys, expressions) if key not in checked}

@@ -1,0 +1,344 @@
+"""The content keys (scripts/mlnotes_site/keys.py): a key changes when what it covers
+changes, and only then; it is the same in another checkout of the project (another
+absolute path, other file times), so a cache restored on another machine stays valid."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+from mlnotes_site import apparatus, build_figures, incremental, keys
+
+MODULE = '''"""A module."""
+
+# a comment
+def f(x):
+    """Docstring of f."""
+    return x + 1  # trailing comment
+'''
+
+
+def _project(root: Path) -> Path:
+    """A tiny project: mlnotes/ (alpha imports beta; gamma stands alone), a figure script,
+    a notebook, mkdocs.yml and a docs/ dotfile."""
+    package = root / "mlnotes"
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text("")
+    (package / "plotting.py").write_text("STYLE = 1\n")
+    (package / "alpha.py").write_text("from . import beta\nA = 1\n")
+    (package / "beta.py").write_text(MODULE)
+    (package / "gamma.py").write_text("G = 3\n")
+    (root / "scripts" / "figures").mkdir(parents=True)
+    (root / "scripts" / "figures" / "fig.py").write_text("from mlnotes.alpha import A\n")
+    (root / "docs" / "notebooks").mkdir(parents=True)
+    (root / "docs" / "notebooks" / "nb.py").write_text("# %%\nfrom mlnotes import alpha\n")
+    (root / "docs" / ".meta.yml").write_text("search:\n  boost: 2\n")
+    (root / "mkdocs.yml").write_text("site_name: t\n")
+    return root
+
+
+def _figure_and_notebook_keys(root: Path, monkeypatch) -> tuple[str, str]:
+    monkeypatch.setattr(build_figures, "ROOT", root)
+    monkeypatch.setattr(build_figures, "PACKAGE", root / "mlnotes")
+    monkeypatch.setattr(apparatus, "_builder", lambda: build_figures)
+    figure = build_figures.cache_key(root / "scripts" / "figures" / "fig.py", versions="fixed")
+    notebook = apparatus._notebook_key(root / "docs" / "notebooks" / "nb.py")
+    return figure, notebook
+
+
+def _global_key(root: Path) -> str:
+    config = SimpleNamespace(config_file_path=str(root / "mkdocs.yml"), docs_dir=str(root / "docs"))
+    return incremental._global_key(root, config, inputs=("mlnotes", "scripts"))
+
+
+# --- the key ----------------------------------------------------------------------------
+
+
+def test_the_framing_of_a_key_is_fixed():
+    """The bytes a key hashes are part of every cache's validity: a change here invalidates
+    every cache once (figures redrawn, notebooks executed, TeX checked again)."""
+    assert (
+        keys.digest("k", [("a", "b"), ("c", b"d")])
+        == "b2bb0924dec15c38bc146dd198a9de0832302867b21e1e865174823ffc9f7ea6"
+    )
+
+
+def test_parts_are_framed_so_no_two_lists_of_parts_collide():
+    base = keys.digest("k", [("a", "bc")])
+    assert keys.digest("k", [("ab", "c")]) != base  # the name/value boundary counts
+    assert keys.digest("k", [("a", "b"), ("c", "")]) != keys.digest("k", [("a", "bc")])
+    assert keys.digest("other", [("a", "bc")]) != base  # the kind counts
+    assert keys.digest("k", [("a", b"bc")]) != base  # bytes and text are told apart
+    assert keys.digest("k", [("a", "bc")]) == base  # and the same parts give the same key
+
+
+def test_a_file_is_keyed_by_its_content_and_its_path_in_the_project(tmp_path):
+    (tmp_path / "a").mkdir()
+    path = tmp_path / "a" / "x.txt"
+    path.write_text("one")
+
+    def key(p=path):
+        return keys.Key("k").file(p, tmp_path).hexdigest()
+
+    first = key()
+    os.utime(path, (1, 1))  # a new mtime, the same bytes
+    assert key() == first
+    path.write_text("two")
+    assert key() != first
+    path.write_text("one")
+    assert key() == first
+    other = tmp_path / "a" / "y.txt"  # the same bytes under another name
+    other.write_text("one")
+    assert key(other) != first
+
+
+def test_a_missing_file_raises_unless_allowed_and_differs_from_an_empty_one(tmp_path):
+    path = tmp_path / "x"
+    with pytest.raises(FileNotFoundError):
+        keys.Key("k").file(path, tmp_path)
+    missing = keys.Key("k").file(path, tmp_path, missing_ok=True).hexdigest()
+    path.write_bytes(b"")
+    assert keys.Key("k").file(path, tmp_path, missing_ok=True).hexdigest() != missing
+
+
+def test_a_key_refuses_a_file_outside_the_project(tmp_path):
+    (tmp_path / "project").mkdir()
+    outside = tmp_path / "x.py"
+    outside.write_text("X = 1\n")
+    with pytest.raises(ValueError, match="not under"):
+        keys.Key("k").file(outside, tmp_path / "project")
+    with pytest.raises(ValueError, match="not under"):
+        keys.Key("k").code(outside, tmp_path / "project")
+
+
+@pytest.mark.parametrize(
+    "edit, same",
+    [
+        (lambda s: s.replace("Docstring of f.", "Docstring of f, edited."), True),
+        (lambda s: s.replace("# a comment", "# another comment"), True),
+        (lambda s: s.replace("  # trailing comment", ""), True),
+        (lambda s: s.replace("x + 1", "x + 2"), False),
+        (lambda s: s.replace("def f(x):", "def f(x)"), False),  # a syntax error
+    ],
+)
+def test_a_code_key_ignores_docstrings_and_comments_only(tmp_path, edit, same):
+    path = tmp_path / "m.py"
+    path.write_text(MODULE)
+    before = keys.Key("k").code(path, tmp_path).hexdigest()
+    path.write_text(edit(MODULE))
+    assert (keys.Key("k").code(path, tmp_path).hexdigest() == before) is same
+
+
+# --- imports ----------------------------------------------------------------------------
+
+
+def test_imports_follow_the_package_transitively(tmp_path):
+    root = _project(tmp_path)
+    package = root / "mlnotes"
+    script = root / "scripts" / "figures" / "fig.py"
+    assert [p.name for p in keys.imports(script, package)] == ["__init__.py", "alpha.py", "beta.py"]
+    assert [p.name for p in keys.imports(script, package, always=("plotting",))] == [
+        "__init__.py",
+        "alpha.py",
+        "beta.py",
+        "plotting.py",
+    ]
+    script.write_text("import numpy\nfrom mlnotes import gamma\n")
+    assert [p.name for p in keys.imports(script, package)] == ["__init__.py", "gamma.py"]
+    script.write_text("def broken(:\n")
+    with pytest.raises(SyntaxError):
+        keys.imports(script, package)
+
+
+# --- the build's keys, in two checkouts -------------------------------------------------
+
+
+def test_the_builds_keys_are_the_same_in_another_checkout(tmp_path, monkeypatch):
+    """A cache restored into another checkout (another absolute path, every file with a
+    new mtime) is still valid: the figure, notebook and serve keys there are equal."""
+    here = _project(tmp_path / "here")
+    there = tmp_path / "elsewhere" / "checkout"
+    shutil.copytree(here, there)  # copy2: same mtimes; set new ones below
+    for path in there.rglob("*"):
+        os.utime(path, (10**9, 10**9))
+    keys_here = (*_figure_and_notebook_keys(here, monkeypatch), _global_key(here))
+    keys_there = (*_figure_and_notebook_keys(there, monkeypatch), _global_key(there))
+    assert keys_here == keys_there
+    assert len(set(keys_here)) == 3  # three different keys, not one constant
+
+
+def test_the_builds_keys_follow_the_code_not_its_docstrings(tmp_path, monkeypatch):
+    root = _project(tmp_path)
+    figure, notebook = _figure_and_notebook_keys(root, monkeypatch)
+    serve = _global_key(root)
+    beta = root / "mlnotes" / "beta.py"
+    beta.write_text(MODULE.replace("Docstring of f.", "Docstring of f, rewritten."))
+    assert _figure_and_notebook_keys(root, monkeypatch) == (figure, notebook)
+    assert _global_key(root) != serve  # the serve's key is over bytes: any edit re-renders
+    beta.write_text(MODULE.replace("x + 1", "x - 1"))
+    new_figure, new_notebook = _figure_and_notebook_keys(root, monkeypatch)
+    assert new_figure != figure and new_notebook != notebook
+    # gamma is imported by neither
+    (root / "mlnotes" / "gamma.py").write_text("G = 4\n")
+    assert _figure_and_notebook_keys(root, monkeypatch) == (new_figure, new_notebook)
+
+
+def test_the_figure_workers_code_key_covers_every_module(tmp_path, monkeypatch):
+    root = _project(tmp_path)
+    monkeypatch.setattr(build_figures, "ROOT", root)
+    monkeypatch.setattr(build_figures, "PACKAGE", root / "mlnotes")
+    first = build_figures.code_key()
+    (root / "mlnotes" / "gamma.py").write_text('"""Gamma."""\nG = 3  # documented\n')
+    assert build_figures.code_key() == first
+    (root / "mlnotes" / "gamma.py").write_text("G = 4\n")  # imported by no figure, but a
+    assert build_figures.code_key() != first  # warm worker may have imported it
+
+
+# --- imports recorded at run time -------------------------------------------------------
+
+RECORDER = r"""
+import importlib, json, sys
+sys.path.insert(0, sys.argv[1])
+import pkgx.beta  # loaded before the recorder: its imports ran unseen, so it loads again
+from mlnotes_site.keys import ImportRecorder
+
+recorder = ImportRecorder("pkgx").install()
+assert "pkgx.beta" not in sys.modules
+seen = {}
+
+
+def run(name, source):
+    recorder.forget(name)
+    module = type(sys)(name)
+    exec(compile(source, name, "exec"), module.__dict__)
+    if hasattr(module, "main"):
+        module.main()
+    seen[name] = recorder.files(name)
+
+
+run("first", "from pkgx.alpha import A")  # alpha imports beta at its top
+run("second", "import pkgx.alpha")  # alpha and beta are loaded already: still recorded
+run("third", "from pkgx import gamma")  # a submodule named in `from pkgx import ...`
+run("fourth", "def main():\n    import importlib\n    importlib.import_module('pkgx.delta')")
+run("fifth", "X = 1")
+run("first", "import pkgx.gamma")  # a new version of `first`: what the old one imported goes
+print(json.dumps(seen))
+"""
+
+
+def test_a_warm_process_records_what_each_script_imported(tmp_path):
+    """`keys.ImportRecorder` in one process that runs several scripts, as a warm figure
+    worker does: a module an earlier script loaded still counts for a later one."""
+    import json
+    import subprocess
+    import sys
+
+    package = tmp_path / "pkgx"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "alpha.py").write_text("from . import beta\nA = 1\n")
+    (package / "beta.py").write_text("B = 2\n")
+    (package / "gamma.py").write_text("G = 3\n")
+    (package / "delta.py").write_text("D = 4\n")
+    scripts = str(Path(__file__).resolve().parents[1] / "scripts")
+    out = subprocess.run(
+        [sys.executable, "-c", RECORDER, str(tmp_path)],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": scripts},
+        check=True,
+    ).stdout
+    assert json.loads(out) == {
+        "first": ["__init__.py", "gamma.py"],
+        "second": ["__init__.py", "alpha.py", "beta.py"],
+        "third": ["__init__.py", "gamma.py"],
+        "fourth": ["__init__.py", "delta.py"],
+        "fifth": ["__init__.py"],
+    }
+
+
+STYLES = """
+import contextlib
+
+STYLE = 1
+
+
+def style(theme):
+    return contextlib.nullcontext()
+"""
+
+FIGURE = """
+import matplotlib.pyplot as plt
+{imports}
+
+
+def make_figure():
+{body}
+    fig, ax = plt.subplots(figsize=(1, 1))
+    ax.plot([0, 1], [0, value])
+    return fig
+"""
+
+
+def test_a_figure_is_keyed_on_what_it_imported_when_drawn(tmp_path, monkeypatch, capsys):
+    """The figure builder keys a figure drawn before on the `mlnotes` files its worker
+    recorded it importing: an import the source scan cannot see (`import_module`) counts,
+    and a module a figure imported after another figure loaded it in the same worker
+    counts for both."""
+    root = _project(tmp_path)
+    (root / "mlnotes" / "plotting.py").write_text(STYLES)
+    (root / "mlnotes" / "beta.py").write_text("B = 2\n")
+    figures = root / "scripts" / "figures"
+    (figures / "fig.py").unlink()
+    (figures / "a.py").write_text(
+        FIGURE.format(imports="from mlnotes.alpha import A", body="    value = A")
+    )
+    (figures / "b.py").write_text(
+        FIGURE.format(imports="from mlnotes import alpha", body="    value = alpha.beta.B")
+    )
+    dynamic = "    import importlib\n\n    value = importlib.import_module('mlnotes.gamma').G"
+    (figures / "c.py").write_text(FIGURE.format(imports="", body=dynamic))
+    monkeypatch.setattr(build_figures, "ROOT", root)
+    monkeypatch.setattr(build_figures, "PACKAGE", root / "mlnotes")
+    monkeypatch.setattr(build_figures, "SCRIPTS", figures)
+    monkeypatch.setattr(build_figures, "OUT", root / "docs" / "figures")
+    monkeypatch.setattr(build_figures, "CACHE", root / ".cache" / "figures")
+    monkeypatch.syspath_prepend(str(root))  # the worker (forked) imports this mlnotes
+
+    def build() -> list[str]:
+        capsys.readouterr()
+        assert build_figures.build(jobs=1) == 0, build_figures.last_run()["failed"]
+        return sorted(build_figures.last_run()["built"])
+
+    assert build() == ["a", "b", "c"]
+    # one worker drew a, then b: alpha and beta were loaded already, and still count for b
+    assert build_figures.recorded_imports("a") == ["__init__.py", "alpha.py", "beta.py"]
+    assert build_figures.recorded_imports("b") == ["__init__.py", "alpha.py", "beta.py"]
+    assert build_figures.recorded_imports("c") == ["__init__.py", "gamma.py"]
+    # c imported what its source does not name: keyed before the run on the scan, it is
+    # drawn once more, then keyed on what it imported
+    assert build() == ["c"]
+    assert build() == []
+    gamma = root / "mlnotes" / "gamma.py"
+    gamma.write_text('"""Gamma."""\nG = 3  # documented\n')
+    assert build() == []
+    gamma.write_text("G = 4\n")
+    assert build() == ["c"]
+    (root / "mlnotes" / "beta.py").write_text("B = 5\n")
+    assert build() == ["a", "b"]
+
+
+def test_a_pages_serve_key_follows_the_failures_of_the_figures_it_shows(tmp_path):
+    """`make serve` re-renders a page when a figure it shows fails or recovers (the
+    failures are lists of lines, mlnotes-problems)."""
+    page = SimpleNamespace(content_bytes=b"![A](../figures/x.svg)\n", src_uri="notes/p.md")
+    clean = incremental._scan(tmp_path, page, [])["sig"]
+    failed = incremental._scan(tmp_path, page, [], {"x": ["line 3: ValueError"]})["sig"]
+    assert failed != clean
+    assert incremental._scan(tmp_path, page, [], {"y": ["line 3: ValueError"]})["sig"] == clean
+    with pytest.raises(TypeError, match="not bytes or str"):
+        keys.Key("k").add("a list", ["x"])
