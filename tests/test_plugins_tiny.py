@@ -47,6 +47,26 @@ def test_tex_a_broken_fraction_fails_the_strict_build_naming_the_page(tmp_path):
     assert "index.md" not in warning
 
 
+def test_tex_checks_display_math_after_apparatus_numbered_it(tmp_path):
+    """As on the site: mlnotes-apparatus runs first and adds attributes to each display
+    block (`data-eqn-start`); the checker still finds the expression in it."""
+    tree = tiny.project(
+        tmp_path,
+        {
+            "docs/index.md": "# Home\n\nA slip:\n\n$$\n\\frac{a}{b\n$$\n",
+            "docs/references.bib": BIB,
+        },
+        plugins=[{"mlnotes-apparatus": {"bib_file": "references.bib"}}, "mlnotes-tex"],
+    )
+    built = tiny.build(tree)
+    assert built.returncode != 0
+    assert any(
+        "index.md: TeX error in display math" in w and w.startswith("WARNING")
+        for w in built.warnings
+        if "tex" in w.lower()
+    ), built.stderr
+
+
 def test_tex_good_expressions_pass_and_are_cached_next_to_mkdocs_yml(tmp_path):
     tree = tiny.project(
         tmp_path,
@@ -171,6 +191,7 @@ GOOD_OPTIONS = {
     "mlnotes-apparatus": {"bib_file": "references.bib"},
     "mlnotes-incremental": {"global_inputs": ["docs"]},
     "mlnotes-tex": {"cache": ".cache/tex.json"},
+    "mlnotes-typeset": {"cache": ".cache/ts"},
     "mlnotes-problems": {},
 }
 

@@ -56,6 +56,7 @@ PLUGINS = [
     {"mlnotes-apparatus": {"bib_file": "references.bib"}},
     "mlnotes-incremental",
     "mlnotes-tex",
+    "mlnotes-typeset",
     "mlnotes-problems",
 ]
 

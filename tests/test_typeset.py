@@ -152,8 +152,10 @@ def test_wide_numbered_equation_gets_a_phone_rendering(typesetter):
     (p_from, p_below), (d_from, d_below) = ranges
     assert p_from == 0 and p_below == d_from < d_below
     style = html.split("</style>")[0]
-    assert f"(max-width: {p_below - 1}px)" in style
-    assert f"(min-width: {d_from}px) and (max-width: {d_below - 1}px)" in style
+    # ranges in em of the container's font (widths measured at 16 px), no gap between them
+    em = lambda px: f"{round(px / 16, 4):g}em"  # noqa: E731
+    assert f"(width < {em(p_below)})" in style
+    assert f"({em(d_from)} <= width < {em(d_below)})" in style
     assert "mlnotes-narrow" not in short
 
 

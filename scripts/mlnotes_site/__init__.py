@@ -13,7 +13,8 @@ configured under `plugins:` in mkdocs.yml; README: Layout lists their options):
 - `mlnotes-typeset` (typeset_plugin.py, typeset.py): the math typeset at build time;
 - `mlnotes-problems` (problems.py): `make serve` shows a mistake on the pages it touches.
 
-The content keys of every cache (figures, notebooks, checked TeX, the serve): keys.py.
+The content keys of the figures, notebooks, checked TeX and the serve: keys.py (the
+typeset math's cache is keyed in typeset.py).
 
 The command-line tools: `build_figures.py` (`make figures`) and `pdf.py` (`make pdf`).
 """

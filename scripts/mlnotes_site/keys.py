@@ -1,6 +1,7 @@
 """Content keys: the one way the build decides that cached work is still valid.
 
-Every cache of the build is keyed here: the figures (build_figures.py, one key a figure
+The build's caches are keyed here (all but the typeset math's, typeset.py, which
+hashes its page's expressions itself): the figures (build_figures.py, one key a figure
 and one for the code the warm workers have imported), the executed notebooks
 (apparatus.py), the checked TeX expressions (tex.py) and `make serve`'s incremental
 rebuilds (incremental.py). A key is a SHA-256 over *named parts*:

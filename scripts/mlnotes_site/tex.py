@@ -1,7 +1,7 @@
 """The `mlnotes-tex` plugin (mkdocs.yml `plugins:`): every TeX expression is checked when the site is built.
 
-MathJax typesets the pages in the browser, where a TeX mistake (`\\fracc`, a missing
-brace) shows only as red text on the page. This plugin parses each expression of each page
+A TeX mistake (`\\fracc`, a missing brace) would show only as red text on the page
+(mlnotes-typeset reports it too, when it typesets the page). This plugin parses each expression of each page
 (the post, the notes, the API reference's docstrings, the sources page: the
 `arithmatex` spans Python-Markdown writes) with the site's own MathJax 4 in Node
 (scripts/mlnotes_site/tex_check.mjs, npm `mathjax` as pinned in package.json, the pages' TeX
@@ -46,7 +46,10 @@ CHECKER = Path(__file__).with_name("tex_check.mjs")
 MATHJAX_PACKAGE = ROOT / "node_modules" / "mathjax" / "package.json"
 CACHE = ".cache/tex/checked.json"  # the default of the `cache` option
 # arithmatex (generic): <span class="arithmatex">\(...\)</span>, <div class="arithmatex">\[...\]</div>
-MATH = re.compile(r'<(span|div) class="arithmatex">\s*(\\\(|\\\[)(.*?)(\\\)|\\\])\s*</\1>', re.S)
+# (mlnotes-apparatus, which runs first, adds attributes to the display blocks: data-eqn-start)
+MATH = re.compile(
+    r'<(span|div) class="arithmatex"[^>]*>\s*(\\\(|\\\[)(.*?)(\\\)|\\\])\s*</\1>', re.S
+)
 
 
 def _salt() -> str:

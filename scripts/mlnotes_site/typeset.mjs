@@ -246,7 +246,10 @@ function narrowCss(ranges) {
     'mjx-container.mlnotes-narrow { display: none !important; }',
   ];
   for (const [from, below] of ranges.sort((a, b) => a[0] - b[0] || a[1] - b[1])) {
-    const query = from ? `(min-width: ${from}px) and (max-width: ${below - 1}px)` : `(max-width: ${below - 1}px)`;
+    // in em of the container's font (the widths are measured at 16 px; Material enlarges
+    // the font on wide screens), and as ranges, so no fractional width falls between two
+    const em = (px) => `${+(px / PHONE_EM).toFixed(4)}em`;
+    const query = from ? `(${em(from)} <= width < ${em(below)})` : `(width < ${em(below)})`;
     const variant = `mjx-container.mlnotes-narrow[data-below="${below}"]` + (from ? `[data-from="${from}"]` : ':not([data-from])');
     rules.push(`@container ${query} {
   ${variant} { display: block !important; }
@@ -267,7 +270,7 @@ for await (const line of lines) {
   try {
     answer = {id, ...(await typesetPage(items || []))};
   } catch (err) {
-    answer = {id, items: (items || []).map(() => ({html: '', error: String(err && err.stack || err)})), css: ''};
+    answer = {id, items: (items || []).map(() => ({html: '', error: String(err && err.stack || err)})), css: '', fatal: true};
   }
   process.stdout.write(JSON.stringify(answer) + '\n');
 }

@@ -23,6 +23,7 @@ import gzip
 import hashlib
 import html as htmllib
 import json
+import os
 import re
 import subprocess
 from dataclasses import dataclass
@@ -32,6 +33,7 @@ from typing import Callable
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = Path(__file__).with_name("typeset.mjs")
 MATHJAX_PACKAGE = ROOT / "node_modules" / "mathjax" / "package.json"
+FONT_PACKAGE = ROOT / "node_modules" / "@mathjax" / "mathjax-newcm-font" / "package.json"
 CACHE_DIR = ROOT / ".cache" / "typeset"
 
 # An arithmatex wrapper: its tag, its other attributes, its TeX between \( \) or \[ \].
@@ -126,6 +128,8 @@ def typeset_html(
 def _salt(output: str) -> str:
     h = hashlib.sha256(SCRIPT.read_bytes())
     h.update(MATHJAX_PACKAGE.read_bytes() if MATHJAX_PACKAGE.is_file() else b"no mathjax")
+    # the font is a package of its own (its glyph metrics and the stylesheet's characters)
+    h.update(FONT_PACKAGE.read_bytes() if FONT_PACKAGE.is_file() else b"no font")
     h.update(output.encode())
     return h.hexdigest()
 
@@ -168,9 +172,9 @@ class Typesetter:
             except (OSError, ValueError, EOFError):
                 pass
         answer = self._typeset(items)
-        if path is not None:
+        if path is not None and not answer.get("fatal"):  # a failed run is never cached
             path.parent.mkdir(parents=True, exist_ok=True)
-            tmp = path.with_suffix(".tmp")
+            tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")  # one per writer
             tmp.write_bytes(gzip.compress(json.dumps(answer).encode(), mtime=0))
             tmp.replace(path)
         return answer
@@ -203,9 +207,13 @@ class Typesetter:
     def _typeset(self, items: list[Item]) -> Rendered:
         process = self._process()
         self._n += 1
-        process.stdin.write(json.dumps({"id": self._n, "items": items}) + "\n")
-        process.stdin.flush()
-        line = process.stdout.readline()
+        try:
+            process.stdin.write(json.dumps({"id": self._n, "items": items}) + "\n")
+            process.stdin.flush()
+            line = process.stdout.readline()
+        except OSError as err:  # the process died (a broken pipe)
+            self.close()
+            raise RuntimeError(f"typeset.mjs stopped ({err}): see the error above") from err
         if not line:
             self.close()
             raise RuntimeError("typeset.mjs stopped: see the error above")
@@ -213,7 +221,11 @@ class Typesetter:
         if answer.get("id") != self._n:
             self.close()
             raise RuntimeError(f"typeset.mjs answered page {answer.get('id')}, not {self._n}")
-        return {"items": answer["items"], "css": answer["css"]}
+        return {
+            "items": answer["items"],
+            "css": answer["css"],
+            **({"fatal": True} if answer.get("fatal") else {}),
+        }
 
     def close(self) -> None:
         process, self.process = self.process, None

@@ -14,7 +14,8 @@ The stylesheet a page's math needs goes at the start of the page's <article>, no
 Each TeX error is a warning naming the page and the expression (a strict build fails).
 One Typesetter (one Node process, started only for a page not in the cache) per build;
 under `mkdocs serve` it lives as long as the server. After a build that is not a serve,
-the process stops and the cache files the build did not use are deleted.
+the process stops and, after a whole build (not `--dirty`), the cache files the build did
+not use are deleted.
 
 The notebook pages (mkdocs-jupyter: `$...$` in their markdown cells, no arithmatex)
 keep MathJax in the browser: overrides/main.html loads it on those pages, and on every
@@ -65,9 +66,11 @@ class TypesetPlugin(BasePlugin[TypesetConfig]):
     def __init__(self):
         self.typesetter: Typesetter | None = None
         self.serve = False
+        self.dirty = False
 
     def on_startup(self, *, command, dirty):
         self.serve = command == "serve"
+        self.dirty = dirty  # a --dirty build renders only some pages: keep the others' cache
 
     def on_shutdown(self):
         self._close()
@@ -113,4 +116,5 @@ class TypesetPlugin(BasePlugin[TypesetConfig]):
         if self.typesetter is None or self.serve:
             return
         self.typesetter.close()
-        self.typesetter.prune()
+        if not self.dirty:
+            self.typesetter.prune()
