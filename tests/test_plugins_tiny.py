@@ -17,14 +17,6 @@ import tiny
 # in mkdocs.yml's order (test_hooks checks it)
 from test_hooks import SITE_PLUGINS
 
-BIB = """\
-@book{goodfellow2016,
-  author    = {Goodfellow, Ian and Bengio, Yoshua and Courville, Aaron},
-  title     = {Deep Learning},
-  publisher = {MIT Press},
-  year      = {2016},
-}
-"""
 
 # ---------------------------------------------------------------------------------------
 # mlnotes-tex
@@ -54,7 +46,7 @@ def test_tex_checks_display_math_after_apparatus_numbered_it(tmp_path):
         tmp_path,
         {
             "docs/index.md": "# Home\n\nA slip:\n\n$$\n\\frac{a}{b\n$$\n",
-            "docs/references.bib": BIB,
+            "docs/references.bib": tiny.BIB,
         },
         plugins=[{"mlnotes-apparatus": {"bib_file": "references.bib"}}, "mlnotes-tex"],
     )
@@ -94,7 +86,7 @@ def test_apparatus_a_citation_renders_an_entry_from_the_bib(tmp_path):
     tree = tiny.project(
         tmp_path,
         {
-            "docs/references.bib": BIB,
+            "docs/references.bib": tiny.BIB,
             "docs/index.md": "# Home\n\nDeep nets [@goodfellow2016, ch. 9]; "
             "Goodfellow et al. [-@goodfellow2016] again.\n",
         },
@@ -119,7 +111,7 @@ def test_apparatus_an_unknown_key_fails_the_strict_build_naming_it(tmp_path):
     tree = tiny.project(
         tmp_path,
         {
-            "docs/references.bib": BIB,
+            "docs/references.bib": tiny.BIB,
             "docs/index.md": "# Home\n\nKnown [@goodfellow2016].\n",
             "docs/other.md": "# Other\n\nUnknown [@nobody1999].\n",
         },
@@ -136,7 +128,7 @@ def test_apparatus_code_and_link_labels_are_not_citations(tmp_path):
     tree = tiny.project(
         tmp_path,
         {
-            "docs/references.bib": BIB,
+            "docs/references.bib": tiny.BIB,
             "docs/index.md": "# Home\n\nCode `[@nobody1999]` and a link [@home](index.md).\n",
         },
         plugins=["mlnotes-apparatus"],
@@ -202,7 +194,7 @@ def test_a_correctly_spelt_option_builds(tmp_path, name):
     assert set(GOOD_OPTIONS[name]) == ({SITE_PLUGINS[name]} if SITE_PLUGINS[name] else set())
     tree = tiny.project(
         tmp_path,
-        {"docs/index.md": "# Home\n", "docs/references.bib": BIB},
+        {"docs/index.md": "# Home\n", "docs/references.bib": tiny.BIB},
         plugins=[{name: GOOD_OPTIONS[name]} if GOOD_OPTIONS[name] else name],
     )
     built = tiny.build(tree)

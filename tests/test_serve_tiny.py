@@ -18,14 +18,6 @@ import pytest
 import tiny
 from test_serve import _normalize
 
-BIB = """\
-@book{goodfellow2016,
-  author    = {Goodfellow, Ian and Bengio, Yoshua and Courville, Aaron},
-  title     = {Deep Learning},
-  publisher = {MIT Press},
-  year      = {2016},
-}
-"""
 
 TEMPLATE = """\
 {% extends "base.html" %}
@@ -38,7 +30,7 @@ TEMPLATE = """\
 FILES = {
     "overrides/main.html": TEMPLATE,
     "docs/index.md": "# Home\n\nSee [the page](notes/page.md) and [the data](notes/data.txt).\n",
-    "docs/references.bib": BIB,
+    "docs/references.bib": tiny.BIB,
     "docs/notes/.meta.yml": "search:\n  boost: 2\n",
     "docs/notes/page.md": (
         "# A page\n\nDeep nets [@goodfellow2016].\n\n"

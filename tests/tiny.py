@@ -41,6 +41,17 @@ MARKDOWN_EXTENSIONS = [
 ]
 
 
+# a one-entry bibliography for the projects that cite (mlnotes-apparatus)
+BIB = """\
+@book{goodfellow2016,
+  author    = {Goodfellow, Ian and Bengio, Yoshua and Courville, Aaron},
+  title     = {Deep Learning},
+  publisher = {MIT Press},
+  year      = {2016},
+}
+"""
+
+
 def pythonpath(tree: Path | None = None) -> str:
     """This tree's `mlnotes` and build code first (then `tree`'s own, if it has one), then
     the caller's PYTHONPATH."""

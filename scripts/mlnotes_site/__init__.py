@@ -21,6 +21,7 @@ The command-line tools: `build_figures.py` (`make figures`) and `pdf.py` (`make 
 
 from __future__ import annotations
 
+import subprocess
 from pathlib import Path
 
 
@@ -31,3 +32,14 @@ def project_path(config, value: str) -> Path:
         return path
     base = Path(config.config_file_path).resolve().parent if config.config_file_path else Path()
     return base / path
+
+
+def stop_process(process: subprocess.Popen | None) -> None:
+    """End a Node process that reads JSON lines on stdin (tex_check.mjs, typeset.mjs):
+    close its input, so it finishes and exits; kill it if it has not within 10 s."""
+    if process is not None:
+        try:
+            process.stdin.close()
+            process.wait(timeout=10)
+        except (OSError, subprocess.TimeoutExpired):
+            process.kill()

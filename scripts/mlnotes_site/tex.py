@@ -36,7 +36,7 @@ from mkdocs.config import config_options as c
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, get_plugin_logger
 
-from mlnotes_site import project_path
+from mlnotes_site import project_path, stop_process
 from mlnotes_site.keys import Key, digest
 
 log = get_plugin_logger("tex")
@@ -91,12 +91,7 @@ class TexPlugin(BasePlugin[TexConfig]):
 
     def _stop(self) -> None:
         process, self.process = self.process, None
-        if process is not None:
-            try:
-                process.stdin.close()
-                process.wait(timeout=10)
-            except (OSError, subprocess.TimeoutExpired):
-                process.kill()
+        stop_process(process)
 
     def on_pre_build(self, config):
         salt = _salt()

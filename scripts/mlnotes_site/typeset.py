@@ -30,6 +30,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
+from mlnotes_site import stop_process
+
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = Path(__file__).with_name("typeset.mjs")
 MATHJAX_PACKAGE = ROOT / "node_modules" / "mathjax" / "package.json"
@@ -229,12 +231,7 @@ class Typesetter:
 
     def close(self) -> None:
         process, self.process = self.process, None
-        if process is not None:
-            try:
-                process.stdin.close()
-                process.wait(timeout=10)
-            except (OSError, subprocess.TimeoutExpired):
-                process.kill()
+        stop_process(process)
 
     def __enter__(self) -> "Typesetter":
         return self
