@@ -7,14 +7,14 @@ ways; this module keeps the served site equal to a clean build of the same sourc
 - What a page depends on besides its source re-renders it: the files it includes with
   `pymdownx.snippets` (`--8<-- "scripts/figures/x.py"`), the `mlnotes` module a `::: mlnotes.x`
   block documents, and the functions whose docstrings name one of its equations
-  (`Equation:` sections, scripts/mlnotes_site/apparatus.py: its "Computed by" lines). A notebook
+  (`Equation:` sections, scripts/mlnotes_site/equations.py: its "Computed by" lines). A notebook
   page is the executed copy mlnotes-apparatus hands mkdocs-jupyter (executed again when
   the notebook or `mlnotes` changes), so its bytes are its signature. The page's HTML is
   deleted, so MkDocs rebuilds it.
 - Equation numbers: an API page links "equation (N) of <page title>". When a re-rendered
   page's equation numbers change, the pages that document a function computing one of
   its equations are re-rendered in the same build; the numbers of the pages not
-  re-rendered are kept for the apparatus hook.
+  re-rendered are kept for mlnotes-equations.
 - What lists pages: a change to the set of pages, to a page's front matter or to its
   first heading (titles and metadata appear in every page's navigation), to
   `mkdocs.yml`, `overrides/` or the build code rebuilds every page. The titles and
@@ -33,7 +33,7 @@ ways; this module keeps the served site equal to a clean build of the same sourc
 
 The plugin does nothing in `mkdocs build` or in `mkdocs serve` without `--dirty`. Its
 state lives on the plugin object, which MkDocs keeps for the whole `mkdocs serve` process.
-What it reads of the other `mlnotes-*` plugins (the apparatus' equation references and
+What it reads of the other `mlnotes-*` plugins (mlnotes-equations' equation references and
 numbers, the figures that failed) goes through one adapter, `_Peers`, which checks when
 the serve starts that they are configured and have what it reads.
 
@@ -259,10 +259,10 @@ class _Peers:
     silently differs from a clean build.
     """
 
-    # plugin -> what is read of it: the apparatus' equation references and numbers by
+    # plugin -> what is read of it: the equation references and numbers by
     # page, the figures that failed to draw (kept by mlnotes-problems)
     NEEDS = {
-        "mlnotes-apparatus": ("refs", "numbers"),
+        "mlnotes-equations": ("refs", "numbers"),
         "mlnotes-problems": ("failed_figures",),
     }
 
@@ -280,13 +280,13 @@ class _Peers:
             self.plugins[name] = plugin
 
     def equation_refs(self) -> list:
-        """The `Equation:` references of this build's docstrings (read in the apparatus' on_config)."""
-        return list(self.plugins["mlnotes-apparatus"].refs)
+        """The `Equation:` references of this build's docstrings (read in mlnotes-equations' on_config)."""
+        return list(self.plugins["mlnotes-equations"].refs)
 
     def numbers(self) -> dict:
-        """The apparatus' equation numbers, `{src_uri: {label: N}}` (filled as pages render;
+        """mlnotes-equations' equation numbers, `{src_uri: {label: N}}` (filled as pages render;
         the kept numbers of the pages not re-rendered are written into it)."""
-        return self.plugins["mlnotes-apparatus"].numbers
+        return self.plugins["mlnotes-equations"].numbers
 
     def failed_figures(self) -> dict:
         """The figures this build failed to draw, and why."""
