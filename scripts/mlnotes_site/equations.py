@@ -17,8 +17,8 @@ Three parts
   mkdocs.yml loads it in mkdocstrings' python handler (`extensions:`), and the plugin
   loads the package with it (`griffe.load`) to collect the references.
 - A mkdocstrings-python template,
-  `overrides/mkdocstrings/python/material/docstring/admonition.html.jinja` (mkdocstrings'
-  `custom_templates: overrides/mkdocstrings`), renders the section from that data: one link
+  `scripts/mlnotes_site/templates/python/material/docstring/admonition.html.jinja`
+  (mkdocstrings' `custom_templates: scripts/mlnotes_site/templates`), renders the section from that data: one link
   a reference. The link's number and target page title are not known when the template
   runs: an equation is numbered when its page renders, which may come after the API page
   (and the template does not know the API page's URL, which the link is relative to). So
@@ -55,7 +55,7 @@ Options
 
     plugins:
       - mkdocstrings:
-          custom_templates: overrides/mkdocstrings
+          custom_templates: scripts/mlnotes_site/templates
           handlers:
             python:
               options:
