@@ -199,7 +199,7 @@ def test_equations_the_griffe_extension_parses_the_section(tmp_path):
     assert [(r.identifier, r.label, r.source) for r in refs] == [
         ("tinypkg.mod.area", "eq:area", "mod.py:4"),
         ("tinypkg.mod.area", "eq:perimeter", "mod.py:4"),
-        ("tinypkg.mod.Disc.perimeter", "eq:perimeter", "mod.py:16"),
+        ("tinypkg.mod.Disc.perimeter", "eq:perimeter", "mod.py:17"),
     ]
 
 
@@ -244,9 +244,10 @@ def test_equations_link_both_ways_through_the_template(tmp_path):
     assert built.returncode == 0, built.stderr[-3000:]
     api = built.text("api/index.html")
     links = re.findall(r'<a class="mlnotes-equation-link"[^>]*>[^<]*</a>', api)
+    # (mkdocstrings' default order of members: alphabetical, Disc before area)
     assert links == [
-        '<a class="mlnotes-equation-link" data-preview href="../notes/#eq:area">equation (2) of Tiny notes</a>',
         '<a class="mlnotes-equation-link" data-preview href="../notes/#eq:perimeter">equation (1) of Tiny notes</a>',
+        '<a class="mlnotes-equation-link" data-preview href="../notes/#eq:area">equation (2) of Tiny notes</a>',
         '<a class="mlnotes-equation-link" data-preview href="../notes/#eq:perimeter">equation (1) of Tiny notes</a>',
     ], links
     assert "data-mlnotes-equation" not in api  # every placeholder filled
