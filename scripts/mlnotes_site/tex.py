@@ -46,7 +46,7 @@ CHECKER = Path(__file__).with_name("tex_check.mjs")
 MATHJAX_PACKAGE = ROOT / "node_modules" / "mathjax" / "package.json"
 CACHE = ".cache/tex/checked.json"  # the default of the `cache` option
 # arithmatex (generic): <span class="arithmatex">\(...\)</span>, <div class="arithmatex">\[...\]</div>
-# (mlnotes-apparatus, which runs first, adds attributes to the display blocks: data-eqn-start)
+# (mlnotes-equations, which runs first, adds attributes to the display blocks: data-eqn-start)
 MATH = re.compile(
     r'<(span|div) class="arithmatex"[^>]*>\s*(\\\(|\\\[)(.*?)(\\\)|\\\])\s*</\1>', re.S
 )
