@@ -46,6 +46,7 @@ PLUGINS = [
     "search",
     "mlnotes-assets",
     {"mlnotes-apparatus": {"bib_file": "references.bib"}},
+    "mlnotes-equations",
     "mlnotes-incremental",
     "mlnotes-tex",
     "mlnotes-typeset",

@@ -65,6 +65,7 @@ Options
 
 from __future__ import annotations
 
+import ast
 import html
 import re
 from dataclasses import dataclass
@@ -192,6 +193,14 @@ def collect_equation_refs(package_dir: Path, package: str = PACKAGE) -> list[Equ
     In source order: by file, then by line. A malformed section is a warning.
     """
     refs, errors = [], []
+    # Griffe skips a module that does not parse, saying nothing at the default log level:
+    # say it here (its API page says so too, problems.py; a strict build fails)
+    for path in sorted(package_dir.rglob("*.py")):
+        try:
+            ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        except SyntaxError as err:
+            where = path.relative_to(package_dir.parent).as_posix()
+            log.warning(f"{where}:{err.lineno}: SyntaxError: {err.msg}")
     root = load_package(package_dir, package)
     for obj in _objects(root):
         data = obj.extra.get("mlnotes", {})
