@@ -614,3 +614,43 @@ def test_a_notebook_is_re_executed_only_for_the_mlnotes_modules_it_imports(monke
     monkeypatch.setattr(Path, "read_bytes", lambda self: read.append(self.name) or original(self))
     apparatus._notebook_key(notebook)
     assert set(read) == names | {"cnn.py"}
+
+
+NOTEBOOK = """\
+# %%
+import importlib
+
+cnn = importlib.import_module("mlnotes.cnn")  # an import no source scan sees
+print(cnn.conv_output_size(32, 3, stride=1, padding=1))
+"""
+
+
+# about 15 s: two Jupyter kernels run the notebook
+@pytest.mark.slow
+def test_a_notebook_is_keyed_on_what_it_imported_when_it_ran(tmp_path, monkeypatch):
+    """The kernel records the `mlnotes` files the notebook imported as it ran
+    (`<cache>/<name>.imports`), also through `importlib.import_module`; the key is made
+    of those, and the recording cell leaves no trace in the executed notebooks."""
+    import json
+
+    import nbformat
+
+    notebook = tmp_path / "nb.py"
+    notebook.write_text(NOTEBOOK)
+    cache = tmp_path / "cache"
+    page, download = apparatus.build_notebook(notebook, cache)
+    recorded = json.loads((cache / "nb.imports").read_text())
+    assert {"__init__.py", "cnn.py", "plotting.py"} <= set(recorded)
+    assert "embeddings.py" not in recorded
+    assert "cnn.py" not in {p.name for p in apparatus._notebook_dependencies(notebook)}
+    assert (cache / "nb.key").read_text() == apparatus._notebook_key(notebook, recorded)
+    for written in (page, download):
+        nb = nbformat.read(written, as_version=4)
+        assert "mlnotes_imports" not in nb.metadata
+        assert [c.source for c in nb.cells if c.cell_type == "code"] == [
+            NOTEBOOK.split("\n", 1)[1].rstrip("\n")
+        ]
+        assert nb.cells[-1].outputs[0]["text"] == "32\n"
+    # the next build reads the record: a cache hit, nothing runs
+    monkeypatch.setattr(apparatus, "execute_notebook", lambda *a, **k: pytest.fail("ran again"))
+    assert apparatus.build_notebook(notebook, cache) == (page, download)

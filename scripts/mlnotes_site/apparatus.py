@@ -41,6 +41,7 @@ Options
 from __future__ import annotations
 
 import html
+import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -223,16 +224,25 @@ NOTEBOOK_CACHE = ROOT / ".cache" / "apparatus" / "notebooks"
 SETUP_CELL = """\
 %matplotlib inline
 %config InlineBackend.figure_formats = ["png"]
+from mlnotes_site.keys import ImportRecorder as _MlnotesImports
+_mlnotes_imports = _MlnotesImports("mlnotes").install()  # what the notebook imports, as it runs
 from mlnotes.plotting import style as _mlnotes_style
 _mlnotes_theme = _mlnotes_style({theme!r})  # kept: a collected context manager would restore rcParams
 _mlnotes_theme.__enter__()
 """
+# the last cell: the `mlnotes` files the notebook's cells (and the setup cell) imported
+IMPORTS_CELL = "import json as _json; print(_json.dumps(_mlnotes_imports.files('__main__')))"
 PLOT_ALT = "Plot drawn by the code cell above ({theme} theme)"
-NOTEBOOK_FORMAT = 2  # the version of merge_themes' output, part of the notebooks' cache key
+NOTEBOOK_FORMAT = 3  # the version of merge_themes' output, part of the notebooks' cache key
 
 
 def execute_notebook(path: Path, theme: str, timeout: int = 600):
-    """The jupytext notebook at `path`, executed with every figure in `theme`'s style."""
+    """The jupytext notebook at `path`, executed with every figure in `theme`'s style.
+
+    The `mlnotes` files its cells imported as they ran (`keys.ImportRecorder` in the
+    kernel, relative to `mlnotes/`) are in the result's `metadata["mlnotes_imports"]`;
+    `build_notebook` removes them from what it writes.
+    """
     import jupytext
     import nbformat
     from nbclient import NotebookClient
@@ -248,6 +258,7 @@ def execute_notebook(path: Path, theme: str, timeout: int = 600):
         {"name": "python3", "display_name": "Python 3", "language": "python"},
     )
     nb.cells.insert(0, nbformat.v4.new_code_cell(SETUP_CELL.format(theme=theme)))
+    nb.cells.append(nbformat.v4.new_code_cell(IMPORTS_CELL))
     # record_timing=False: no execution timestamps in the cells' metadata (same bytes every run)
     NotebookClient(
         nb,
@@ -257,6 +268,10 @@ def execute_notebook(path: Path, theme: str, timeout: int = 600):
         resources={"metadata": {"path": str(path.parent)}},
     ).execute()
     nb.cells.pop(0)
+    imports_cell = nb.cells.pop()
+    nb.metadata["mlnotes_imports"] = json.loads(
+        "".join(o.get("text", "") for o in imports_cell.outputs if o.get("name") == "stdout")
+    )
     for cell in nb.cells:
         if cell.cell_type == "code" and cell.get("execution_count"):
             cell.execution_count -= 1
@@ -306,8 +321,13 @@ def _notebook_dependencies(path: Path) -> list[Path]:
     return _builder().notebook_dependencies(path)
 
 
-def _notebook_key(path: Path) -> str:
-    """The content key (scripts/mlnotes_site/keys.py) of a notebook's executed copies."""
+def _notebook_key(path: Path, imports: list[str] | None = None) -> str:
+    """The content key (scripts/mlnotes_site/keys.py) of a notebook's executed copies.
+
+    `imports`: the `mlnotes` files (relative to `mlnotes/`) the notebook imported when it
+    last ran (recorded in its kernel, `<cache>/<name>.imports`); without them, those its
+    source names, followed through `mlnotes`' own imports (`build_figures.notebook_dependencies`).
+    """
     import matplotlib
 
     from mlnotes_site import keys
@@ -317,12 +337,25 @@ def _notebook_key(path: Path) -> str:
     # only the code of the mlnotes modules this notebook imports (transitively, as the
     # figure builder finds a figure script's): a change of behaviour in mlnotes/cnn.py
     # re-runs the cnn notebook only, and a docstring or comment edit re-runs none
-    for dep in builder.notebook_dependencies(path):
-        key.code(dep, builder.ROOT)
+    if imports is None:
+        deps = builder.notebook_dependencies(path)
+    else:
+        deps = sorted({builder.PACKAGE / name for name in imports})
+    for dep in deps:
+        key.code(dep, builder.ROOT, missing_ok=True)  # a module gone since: it runs, and fails
     # what this module does to a notebook: bump NOTEBOOK_FORMAT when merge_themes changes
     key.add("format", f"{SETUP_CELL}{PLOT_ALT}{NOTEBOOK_FORMAT}")
     key.add("matplotlib", matplotlib.__version__)
     return key.hexdigest()
+
+
+def _recorded_imports(stamp: Path) -> list[str] | None:
+    """The `mlnotes` files a notebook imported when it last ran; None if not recorded."""
+    try:
+        imports = json.loads(stamp.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return imports if isinstance(imports, list) else None
 
 
 def build_notebook(path: Path, cache: Path = NOTEBOOK_CACHE) -> tuple[Path, Path]:
@@ -335,8 +368,10 @@ def build_notebook(path: Path, cache: Path = NOTEBOOK_CACHE) -> tuple[Path, Path
     import nbformat
 
     cache.mkdir(parents=True, exist_ok=True)
-    page, download, stamp = (cache / f"{path.stem}{s}" for s in (".ipynb", ".light.ipynb", ".key"))
-    key = _notebook_key(path)
+    page, download, stamp, imports_stamp = (
+        cache / f"{path.stem}{s}" for s in (".ipynb", ".light.ipynb", ".key", ".imports")
+    )
+    key = _notebook_key(path, _recorded_imports(imports_stamp))
     if stamp.is_file() and stamp.read_text() == key and page.is_file() and download.is_file():
         return page, download
     started = __import__("time").perf_counter()
@@ -344,9 +379,14 @@ def build_notebook(path: Path, cache: Path = NOTEBOOK_CACHE) -> tuple[Path, Path
 
     with ThreadPoolExecutor(2) as pool:  # two kernels: the cells mostly wait on torch and numpy
         light, dark = pool.map(lambda theme: execute_notebook(path, theme), ("light", "dark"))
+    # the files both runs imported (the same cells: the same files, unless a cell branches on the theme)
+    imports = sorted(
+        {*light.metadata.pop("mlnotes_imports", []), *dark.metadata.pop("mlnotes_imports", [])}
+    )
     nbformat.write(merge_themes(light, dark, path.name), page)
     nbformat.write(light, download)
-    stamp.write_text(key)
+    imports_stamp.write_text(json.dumps(imports))
+    stamp.write_text(_notebook_key(path, imports))
     log.info(
         f"notebook {path.name}: executed in the light and dark styles in {__import__('time').perf_counter() - started:.1f} s"
     )
