@@ -284,20 +284,23 @@ class _Upstream:
         if self.search is not None:
             self._need("search", "mkdocs-material", self.search, "search_index", object)
             self._need("search", "mkdocs-material", self.search, "search_index_prev", object)
-            index = getattr(self.search, "search_index", None)
-            if index is None:
-                index = importlib.import_module(type(self.search).__module__).SearchIndex
+            index = getattr(self.search, "search_index", None) or self._class(
+                "search", "mkdocs-material", type(self.search).__module__, "SearchIndex"
+            )  # made in the search plugin's on_config
             self._need("search", "mkdocs-material", index, "search_index.entries", list)
         if self.blog is not None:
             self._need("blog", "mkdocs-material", self.blog.config, "config.blog_dir", str)
         if self.rss is not None:
-            models = importlib.import_module("mkdocs_rss_plugin.models")
+            models = "mkdocs_rss_plugin.models"
             self._need("rss", "mkdocs-rss-plugin", self.rss, "pages_to_filter", list)
             for feed in ("feed_created", "feed_updated"):
                 self._need("rss", "mkdocs-rss-plugin", self.rss, feed, object)
-                owner = getattr(self.rss, feed, None) or models.RssFeedBase  # set in on_startup
+                owner = getattr(self.rss, feed, None) or self._class(
+                    "rss", "mkdocs-rss-plugin", models, "RssFeedBase"
+                )  # made in the feed plugin's on_startup
                 self._need("rss", "mkdocs-rss-plugin", owner, f"{feed}.entries", list)
-            fields = getattr(models.PageInformation, "__dataclass_fields__", {})
+            page_information = self._class("rss", "mkdocs-rss-plugin", models, "PageInformation")
+            fields = getattr(page_information, "__dataclass_fields__", {})
             if "abs_path" not in fields:
                 self._fail("rss", "mkdocs-rss-plugin", "PageInformation.abs_path", "a field")
         if self.autorefs is not None:
@@ -305,11 +308,11 @@ class _Upstream:
                 self._need("autorefs", "mkdocs-autorefs", self.autorefs, name, dict)
         if self.mkdocstrings is not None:
             self._need("mkdocstrings", "mkdocstrings", self.mkdocstrings, "_handlers", object)
-            handlers = self.mkdocstrings._handlers
-            if handlers is None:  # set in mkdocstrings' on_config: check its class
-                handlers = importlib.import_module("mkdocstrings").Handlers
+            handlers = self.mkdocstrings._handlers or self._class(
+                "mkdocstrings", "mkdocstrings", "mkdocstrings", "Handlers"
+            )  # made in mkdocstrings' on_config
             self._need("mkdocstrings", "mkdocstrings", handlers, "_handlers.inventory", dict)
-            item = importlib.import_module("mkdocstrings").InventoryItem
+            item = self._class("mkdocstrings", "mkdocstrings", "mkdocstrings", "InventoryItem")
             for name in ("name", "uri"):
                 self._need("mkdocstrings", "mkdocstrings", item, f"InventoryItem.{name}", str)
         if self.jupyter is not None:
@@ -326,6 +329,17 @@ class _Upstream:
             f"{dist}=={PINS[dist]} (pyproject.toml pins it); install that version, or update "
             "scripts/mlnotes_site/incremental.py (_Upstream)"
         )
+
+    @classmethod
+    def _class(cls, plugin: str, dist: str, module: str, name: str) -> type:
+        """The class `name` of `module` (which the plugin makes the object of later)."""
+        try:
+            value = getattr(importlib.import_module(module), name)
+        except (ImportError, AttributeError):
+            value = None
+        if not isinstance(value, type):
+            cls._fail(plugin, dist, f"{module}.{name}", "a class")
+        return value
 
     @classmethod
     def _need(cls, plugin: str, dist: str, owner, path: str, kind) -> None:
