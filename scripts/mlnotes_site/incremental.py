@@ -25,6 +25,10 @@ ways; this module keeps the served site equal to a clean build of the same sourc
 - The search index: Material's search plugin indexes only the pages it renders; each
   page's entries are kept and the index is written whole, in a clean build's order.
 - Cross-references (mkdocs-autorefs): the anchors of pages not re-rendered are kept.
+- Links to other pages' anchors (`validation: anchors`): MkDocs checks them after the build,
+  against the pages it rendered; the links and anchors of the pages not re-rendered are
+  kept, so a link to a missing anchor (a renamed heading) warns on every build until it
+  is fixed, as a clean strict build fails on it.
 - The blog's feeds (mkdocs-rss-plugin): the plugin lists the pages it sees rendered and
   keeps its lists for the whole `mkdocs serve` process; each build starts them empty and
   gets the entries of the pages not re-rendered, in a clean build's order.
