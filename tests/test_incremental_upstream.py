@@ -47,7 +47,7 @@ def test_the_adapter_reads_the_site_plugins():
     maps = upstream.autorefs_maps()
     assert set(maps) == {"_primary_url_map", "_secondary_url_map", "_title_map"}
     # before those events (which the serve runs first): checked on the plugins' classes
-    assert incremental._Upstream(_site_config(events=False)).autorefs is None
+    assert incremental._Upstream(_site_config(events=False)).autorefs() is None
 
 
 @pytest.mark.parametrize(

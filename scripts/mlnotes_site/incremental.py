@@ -281,7 +281,8 @@ class _Upstream:
         self.search = plugins.get("material/search") or plugins.get("search")
         self.blog = plugins.get("material/blog") or plugins.get("blog")
         self.rss = plugins.get("rss")
-        self.autorefs = plugins.get("autorefs")
+        self.plugins = plugins
+        self.checked_autorefs = None
         self.mkdocstrings = plugins.get("mkdocstrings")
         self.jupyter = plugins.get("mkdocs-jupyter")
         self._check_mkdocs()
@@ -307,9 +308,7 @@ class _Upstream:
             fields = getattr(page_information, "__dataclass_fields__", {})
             if "abs_path" not in fields:
                 self._fail("rss", "mkdocs-rss-plugin", "PageInformation.abs_path", "a field")
-        if self.autorefs is not None:
-            for name in ("_primary_url_map", "_secondary_url_map", "_title_map"):
-                self._need("autorefs", "mkdocs-autorefs", self.autorefs, name, dict)
+        self.autorefs()
         if self.mkdocstrings is not None:
             self._need("mkdocstrings", "mkdocstrings", self.mkdocstrings, "_handlers", object)
             handlers = self.mkdocstrings._handlers or self._class(
@@ -459,15 +458,26 @@ class _Upstream:
     # mkdocs-autorefs
     AUTOREFS_MAPS = ("_primary_url_map", "_secondary_url_map", "_title_map")
 
+    def autorefs(self):
+        """The autorefs plugin, checked (mkdocstrings adds one in its on_config if none is
+        configured, which may come after this adapter is made: it is looked up when used)."""
+        plugin = self.plugins.get("autorefs")
+        if plugin is not None and plugin is not self.checked_autorefs:
+            for name in self.AUTOREFS_MAPS:
+                self._need("autorefs", "mkdocs-autorefs", plugin, name, dict)
+            self.checked_autorefs = plugin
+        return plugin
+
     def autorefs_maps(self) -> dict | None:
         """A copy of autorefs' maps of identifiers and titles to URLs (None without autorefs)."""
-        if self.autorefs is None:
+        plugin = self.autorefs()
+        if plugin is None:
             return None
-        return {name: copy.deepcopy(getattr(self.autorefs, name)) for name in self.AUTOREFS_MAPS}
+        return {name: copy.deepcopy(getattr(plugin, name)) for name in self.AUTOREFS_MAPS}
 
     def add_autorefs(self, saved: dict, keep) -> None:
         """Add to autorefs' maps the URLs of `saved` for which `keep(url)`."""
-        plugin = self.autorefs
+        plugin = self.autorefs()
         if plugin is None:
             return
         for name in ("_primary_url_map", "_secondary_url_map"):
