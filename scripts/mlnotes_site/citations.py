@@ -149,7 +149,7 @@ class CitationsExtension(Extension):
         self.bib = bib
         self.bib_name = bib_name
         self.page = "?"  # the page being rendered (the plugin's on_pre_page), for messages
-        self.cited: list[str] = []  # the keys the current page cites, in order
+        self.cited: list[str] = []  # the keys the page being converted cites, in order
         self.depth = 0  # conversions under way: 1 a page's, 2 a docstring's inside it
         self.warned: set[tuple[str, str]] = set()
 
@@ -267,7 +267,6 @@ class _References(Treeprocessor):
             root.insert(at + 1, block)
         else:
             root.insert(heading + 1, block)
-        ext.cited = []
 
 
 # ---------------------------------------------------------------------------------------
