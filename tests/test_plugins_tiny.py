@@ -128,6 +128,29 @@ def test_citations_an_unknown_key_fails_the_strict_build_naming_it(tmp_path):
     ], built.stderr
 
 
+def test_citations_a_blog_post_warns_once_naming_the_post(tmp_path):
+    """The blog's index converts each post again for its excerpt: an unknown key is one
+    warning, naming the post (the file being converted), not the index."""
+    tree = tiny.project(
+        tmp_path,
+        {
+            "docs/references.bib": tiny.BIB,
+            "docs/index.md": "# Home\n",
+            "docs/blog/index.md": "# Blog\n",
+            "docs/blog/posts/post.md": (
+                "---\ndate: 2024-12-24\n---\n\n# A post\n\nIntro [@nobody1999].\n\n"
+                "<!-- more -->\n\nKnown [@goodfellow2016].\n"
+            ),
+        },
+        plugins=["blog", *CITATIONS],
+    )
+    built = tiny.build(tree)
+    assert built.returncode != 0
+    assert [w for w in built.warnings if "citation key" in w] == [
+        "WARNING -  citations: blog/posts/post.md: citation key 'nobody1999' is not in docs/references.bib"
+    ], built.stderr
+
+
 def test_citations_code_is_left_alone_and_text_is_cited(tmp_path):
     """Inline code and a fenced code block keep `[@key]` as written (an unknown key there
     is no warning); the same key in text is linked. Link labels are not citations."""
