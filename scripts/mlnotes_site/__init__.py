@@ -6,8 +6,10 @@ configured under `plugins:` in mkdocs.yml; README: Layout lists their options):
 - `mlnotes-figures` (figures.py): the figures, drawn by build_figures.py before each build;
 - `mlnotes-assets` (assets.py): self-hosted MathJax, the offline copy's search shim, the
   offline zip and the PDF, the feed's image, notebook pages' links;
-- `mlnotes-apparatus` (apparatus.py): citations, equation <-> code links, previews,
-  notebooks executed in both figure styles;
+- `mlnotes-apparatus` (apparatus.py): equation <-> code links, previews, notebooks
+  executed in both figure styles;
+- `mlnotes-citations` (citations.py): `[@key]` citations and References lists, from the
+  bib file (pybtex), as a Markdown extension;
 - `mlnotes-incremental` (incremental.py): `make serve`'s incremental rebuilds;
 - `mlnotes-tex` (tex.py): every TeX expression checked with MathJax in Node;
 - `mlnotes-typeset` (typeset_plugin.py, typeset.py): the math typeset at build time;

@@ -3,8 +3,9 @@ site is built (scripts/mlnotes_site/typeset.py, MathJax 4 in Node), so that read
 needs no math JavaScript.
 
 It works on each page's final HTML (on_post_page), so everything before it (the search
-index, the feed, mlnotes-apparatus' citations, equation links and `data-eqrefs`,
-mlnotes-incremental's records) sees the arithmatex TeX as Python-Markdown writes it.
+index, the feed, mlnotes-citations' citations, mlnotes-apparatus' equation links and
+`data-eqrefs`, mlnotes-incremental's records) sees the arithmatex TeX as Python-Markdown
+writes it.
 
 The stylesheet a page's math needs goes at the start of the page's <article>, not in
 <head>: Material's instant navigation swaps the article in with the page and drops the
