@@ -130,13 +130,14 @@ def test_an_unknown_key_warns_once_per_page_and_key(bib, caplog):
     ext = citations.CitationsExtension(bib, "docs/references.bib")
     ext.reset_page("notes/x.md")
     md = markdown.Markdown(extensions=[ext])
-    out = md.convert("A [@nobody1999] and [@nobody1999; @solo2020], [@solo2020].\n")
+    out = md.convert("A [@nobody1999] and [@duo2019; @nobody1999], [@solo2020].\n")
     assert [r.getMessage() for r in caplog.records] == [
         "citations: notes/x.md: citation key 'nobody1999' is not in docs/references.bib"
     ]
     assert caplog.records[0].mlnotes_page == "notes/x.md"  # mlnotes-problems' banner
-    # the brackets with the unknown key are left as they are; the rest is cited
-    assert text_of(out).startswith("A [@nobody1999] and [@nobody1999; @solo2020], (Solo, 2020).")
+    # the brackets with an unknown key are left as they are and cite none of their keys
+    assert text_of(out).startswith("A [@nobody1999] and [@duo2019; @nobody1999], (Solo, 2020).")
+    assert re.findall(r'<li id="ref-(\w+)">', out) == ["solo2020"]
 
 
 def test_a_conversion_inside_a_page_cites_into_its_list(bib):

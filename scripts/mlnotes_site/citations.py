@@ -135,7 +135,10 @@ class CitationsExtension(Extension):
     """Pandoc citations -> author-year links, and the page's References list.
 
     >>> import markdown
-    >>> bib = Bibliography.load(Path(__file__).parents[2] / "docs" / "references.bib")
+    >>> from pybtex.database import parse_string
+    >>> bib = Bibliography(dict(parse_string(
+    ...     "@book{strang2016, author = {Strang, Gilbert}, title = {Linear Algebra},"
+    ...     " publisher = {WCP}, year = {2016}}", "bibtex").entries))
     >>> html = markdown.markdown("As `[@x]` and [@strang2016, sec. 4.4] show.",
     ...                          extensions=[CitationsExtension(bib)])
     >>> print(html.split("\\n")[0])  # doctest: +NORMALIZE_WHITESPACE
@@ -203,11 +206,13 @@ class _Citation(InlineProcessor):
         if not all(items):
             return None, None, None  # not a citation, e.g. "[see the @ sign]"
         bib, parts = self.ext.bib, []
+        unknown = [item.group("key") for item in items if item.group("key") not in bib.entries]
+        if unknown:  # the brackets stay as written, and cite none of their keys
+            for key in unknown:
+                self.ext.warn(self.md, key)
+            return None, None, None
         for item in items:
             key, prefix, locator = item.group("key", "prefix", "locator")
-            if key not in bib.entries:
-                self.ext.warn(self.md, key)
-                return None, None, None
             if key not in self.ext.cited:
                 self.ext.cited.append(key)
             text = bib.year(key) if item.group("suppress") else bib.label(key)
