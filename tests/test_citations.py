@@ -91,6 +91,13 @@ def test_code_links_footnotes_and_definitions_are_not_citations(bib):
     assert out.count("[@") == 5  # inline code (2), fenced (2), indented (1); the rest are links
 
 
+def test_raw_html_is_left_alone_markdown_in_html_is_cited(bib):
+    out, keys = convert(
+        "<div>\n[@solo2020]\n</div>\n\n<div markdown>\nBoxed [@duo2019].\n</div>\n", bib
+    )
+    assert "<div>\n[@solo2020]\n</div>" in out and keys == ["duo2019"]
+
+
 def test_citation_before_a_colon_mid_sentence_is_converted(bib):
     out, keys = convert("Two results [@solo2020, sec. 2]: one, then [@duo2019]:\n", bib)
     assert keys == ["solo2020", "duo2019"] and "[@" not in out
