@@ -1,8 +1,6 @@
 """The study apparatus (scripts/mlnotes_site/apparatus.py, equations.py, docs/javascripts/apparatus.js).
+Citations are tests/test_citations.py's.
 
-- citations: `[@key, locator]` -> an author-year link to the page's References list,
-  whose entry Material's footnote tooltip shows on hover; an unknown key fails the
-  strict build;
 - equation <-> code: a docstring's `Equation:` section links to the equation, the
   equation links back to the function, an unknown label fails the strict build, and
   hovering the link shows the equation typeset, numbered as on its page;
@@ -36,65 +34,12 @@ BIB = """
 """
 
 
-@pytest.fixture
-def bib(tmp_path):
-    path = tmp_path / "references.bib"
-    path.write_text(BIB)
-    return apparatus.Bibliography.load(path)
-
-
 # --- units ------------------------------------------------------------------------------
 
 
 def test_hook_doctests():
     results = [doctest.testmod(module) for module in (apparatus, equations)]
     assert sum(r.attempted for r in results) >= 4 and sum(r.failed for r in results) == 0
-
-
-def test_citation_author_year_locator_and_list(bib):
-    text, keys = apparatus.cite(
-        "As [@solo2020, sec. 3.5] shows, and [@duo2019; @trio2018, ch. 2]. Trio et al. [-@trio2018].",
-        bib,
-        "x.md",
-    )
-    assert keys == ["solo2020", "duo2019", "trio2018"]
-    assert '<a class="footnote-ref mlnotes-cite" href="#ref-solo2020"' in text
-    plain = re.sub(r"<[^>]+>", "", text)
-    assert plain == (
-        "As (Solo, 2020, sec. 3.5) shows, and (Duo and Pair, 2019; Trio et al., 2018, ch. 2). Trio et al. (2018)."
-    )
-
-
-def test_citation_leaves_code_links_and_footnotes_alone(bib):
-    source = (
-        "`[@solo2020]`\n\n```python\nx = [@solo2020]\n```\n\n[a link](#x) [^1] [see the @ sign]\n"
-    )
-    text, keys = apparatus.cite(source, bib, "x.md")
-    assert text == source and keys == []
-
-
-def test_citation_before_a_colon_mid_sentence_is_converted(bib):
-    text, keys = apparatus.cite(
-        "Two results [@solo2020, sec. 2]: one, then [@duo2019]:\n", bib, "x.md"
-    )
-    assert keys == ["solo2020", "duo2019"] and "[@" not in text
-    assert (
-        re.sub(r"<[^>]+>", "", text)
-        == "Two results (Solo, 2020, sec. 2): one, then (Duo and Pair, 2019):\n"
-    )
-    # the label of a link reference definition (a line's start) is not a citation
-    source = "Text [x][@solo2020].\n\n[@solo2020]: https://example.org\n  [@duo2019]: https://example.org\n"
-    assert apparatus.cite(source, bib, "x.md") == (source, [])
-
-
-def test_references_list_sorted_by_author_with_ids(bib):
-    out = apparatus.add_references("Text.\n", bib, ["trio2018", "solo2020", "duo2019"])
-    assert "\n## References\n" in out
-    ids = re.findall(r'<li id="ref-(\w+)">', out)
-    assert ids == ["duo2019", "solo2020", "trio2018"]
-    # an existing heading receives the list instead of a second heading
-    out = apparatus.add_references("Text.\n\n## References\n\nold\n", bib, ["solo2020"])
-    assert out.count("## References") == 1 and out.index('id="ref-solo2020"') < out.index("old")
 
 
 def test_docstring_equation_section_is_strict():
@@ -238,22 +183,13 @@ NOTES = "# Notes\n\n$$\n\\begin{equation}\ny = x \\label{eq:present}\n\\end{equa
 def test_scratch_build_passes_and_renders(tmp_path):
     result = scratch_build(
         tmp_path,
-        "# Home\n\nAs [@solo2020, p. 3] says.\n",
+        "# Home\n",
         "Doc.\n\n    Equation:\n        notes.md#eq:present\n    ",
         NOTES,
     )
     assert result.returncode == 0, result.stderr
-    home = (tmp_path / "site" / "index.html").read_text()
-    assert re.search(r'href="#ref-solo2020"[^>]*>Solo, 2020</a>, p\. 3\)', home)
-    assert 'id="references"' in home and '<li id="ref-solo2020">' in home
     notes = (tmp_path / "site" / "notes" / "index.html").read_text()
     assert '<div class="mlnotes-equation" id="eq:present">' in notes
-
-
-def test_strict_build_fails_on_unknown_citation_key(tmp_path):
-    result = scratch_build(tmp_path, "# Home\n\nAs [@nobody1999] says.\n")
-    assert result.returncode != 0
-    assert "index.md: citation key 'nobody1999' is not in docs/references.bib" in result.stderr
 
 
 def test_strict_build_fails_on_unknown_equation_label(tmp_path):
@@ -294,25 +230,6 @@ def test_equation_links_back_to_its_function(site):
     )
 
 
-# A page's text: the HTML without its code (listings, inline code), scripts and styles.
-NOT_TEXT = re.compile(r"<(pre|code|script|style)\b[^>]*>.*?</\1>", re.S | re.I)
-
-
-def test_no_page_shows_an_unconverted_citation(site):
-    """Every `[@key]` became a citation: none reaches a page's text (the strict build
-    fails on an unknown key, not on a citation the hook did not recognise)."""
-    import html
-
-    left = {}
-    for page in site.pages():
-        source = (site.path / page / "index.html").read_text(encoding="utf-8")
-        text = html.unescape(re.sub(r"<[^>]+>", "", NOT_TEXT.sub("", source)))
-        hits = re.findall(r".{0,40}\[-?@.{0,40}", text)
-        if hits:
-            left[page or "/"] = hits[:3]
-    assert not left, left
-
-
 def test_downloadable_notebooks_are_executed(site):
     import nbformat
 
@@ -338,22 +255,6 @@ EQUATION_TAG = """(id) => {
     const mml = td.closest('mjx-container').querySelector('mjx-assistive-mml mlabeledtr > mtd:first-child');
     return (td.innerText.trim() || (mml ? mml.textContent : '')).trim();
 }"""
-
-
-@pytest.mark.browser
-def test_hovering_a_citation_shows_its_entry(base_url, browser):
-    page = browser.new_page(viewport={"width": 1200, "height": 900})
-    page.goto(base_url + "reference/")
-    wait_for_math(page)
-    cite = page.locator('a.mlnotes-cite[href$="#ref-vaswani2017"]').first
-    assert cite.inner_text() == "Vaswani et al., 2017"
-    assert page.evaluate("() => !!document.querySelector('h2#references ~ ul #ref-vaswani2017')")
-    cite.hover()
-    tip = page.locator(TOOLTIP)
-    tip.wait_for(state="visible", timeout=5000)
-    text = tip.inner_text()
-    assert "Attention Is All You Need" in text and "arXiv:1706.03762" in text
-    page.close()
 
 
 def _preview(page, link):

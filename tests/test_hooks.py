@@ -160,7 +160,8 @@ def test_the_site_config_leaves_mkdocs_jupyter_as_it_ships():
 SITE_PLUGINS = {
     "mlnotes-figures": "jobs",
     "mlnotes-assets": None,
-    "mlnotes-apparatus": "bib_file",
+    "mlnotes-apparatus": "notebook_cache",
+    "mlnotes-citations": "bib_file",
     "mlnotes-equations": "package",
     "mlnotes-incremental": "global_inputs",
     "mlnotes-tex": "cache",

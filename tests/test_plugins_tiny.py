@@ -8,6 +8,7 @@ project cannot give it a figure script of its own.
 
 from __future__ import annotations
 
+import html
 import re
 
 import pytest
@@ -75,11 +76,13 @@ def test_tex_good_expressions_pass_and_are_cached_next_to_mkdocs_yml(tmp_path):
 
 
 # ---------------------------------------------------------------------------------------
-# mlnotes-apparatus
+# mlnotes-citations
 # ---------------------------------------------------------------------------------------
 
+CITATIONS = [{"mlnotes-citations": {"bib_file": "references.bib"}}]
 
-def test_apparatus_a_citation_renders_an_entry_from_the_bib(tmp_path):
+
+def test_citations_a_citation_renders_an_entry_from_the_bib(tmp_path):
     tree = tiny.project(
         tmp_path,
         {
@@ -87,7 +90,7 @@ def test_apparatus_a_citation_renders_an_entry_from_the_bib(tmp_path):
             "docs/index.md": "# Home\n\nDeep nets [@goodfellow2016, ch. 9]; "
             "Goodfellow et al. [-@goodfellow2016] again.\n",
         },
-        plugins=[{"mlnotes-apparatus": {"bib_file": "references.bib"}}],
+        plugins=CITATIONS,
     )
     built = tiny.build(tree)
     assert built.returncode == 0, built.stderr
@@ -101,10 +104,12 @@ def test_apparatus_a_citation_renders_an_entry_from_the_bib(tmp_path):
     entry = re.search(r'<li id="ref-goodfellow2016"><p>(.*?)</p></li>', page, re.S)
     assert entry, page[-3000:]
     assert "Deep Learning" in entry.group(1) and "MIT Press" in entry.group(1)
-    assert re.search(r"<h2[^>]*>References", page)
+    # the References heading is in the page's table of contents
+    assert '<h2 id="references">References</h2>' in page
+    assert re.search(r'<a href="#references" class="md-nav__link">', page)
 
 
-def test_apparatus_an_unknown_key_fails_the_strict_build_naming_it(tmp_path):
+def test_citations_an_unknown_key_fails_the_strict_build_naming_it(tmp_path):
     tree = tiny.project(
         tmp_path,
         {
@@ -112,27 +117,71 @@ def test_apparatus_an_unknown_key_fails_the_strict_build_naming_it(tmp_path):
             "docs/index.md": "# Home\n\nKnown [@goodfellow2016].\n",
             "docs/other.md": "# Other\n\nUnknown [@nobody1999].\n",
         },
-        plugins=["mlnotes-apparatus"],
+        plugins=["mlnotes-citations"],
     )
     built = tiny.build(tree)
     assert built.returncode != 0
     assert [w for w in built.warnings if "citation key" in w] == [
-        "WARNING -  apparatus: other.md: citation key 'nobody1999' is not in docs/references.bib"
+        "WARNING -  citations: other.md: citation key 'nobody1999' is not in docs/references.bib"
     ], built.stderr
 
 
-def test_apparatus_code_and_link_labels_are_not_citations(tmp_path):
+def test_citations_a_blog_post_warns_once_naming_the_post(tmp_path):
+    """The blog's index converts each post again for its excerpt: an unknown key is one
+    warning, naming the post (the file being converted), not the index."""
     tree = tiny.project(
         tmp_path,
         {
             "docs/references.bib": tiny.BIB,
-            "docs/index.md": "# Home\n\nCode `[@nobody1999]` and a link [@home](index.md).\n",
+            "docs/index.md": "# Home\n",
+            "docs/blog/index.md": "# Blog\n",
+            "docs/blog/posts/post.md": (
+                "---\ndate: 2024-12-24\n---\n\n# A post\n\nIntro [@nobody1999].\n\n"
+                "<!-- more -->\n\nKnown [@goodfellow2016].\n"
+            ),
         },
-        plugins=["mlnotes-apparatus"],
+        plugins=["blog", *CITATIONS],
+    )
+    built = tiny.build(tree)
+    assert built.returncode != 0
+    assert [w for w in built.warnings if "citation key" in w] == [
+        "WARNING -  citations: blog/posts/post.md: citation key 'nobody1999' is not in docs/references.bib"
+    ], built.stderr
+
+
+def test_citations_code_is_left_alone_and_text_is_cited(tmp_path):
+    """Inline code and a fenced code block keep `[@key]` as written (an unknown key there
+    is no warning); the same key in text is linked. Link labels are not citations."""
+    tree = tiny.project(
+        tmp_path,
+        {
+            "docs/references.bib": tiny.BIB,
+            "docs/index.md": (
+                "# Home\n\nCode `[@goodfellow2016]` and `[@nobody1999]`, a link "
+                "[@home](index.md), and text [@goodfellow2016].\n\n"
+                "```python\ncite = [@goodfellow2016]  # [@nobody1999]\n```\n\n"
+                "~~~\n[@goodfellow2016]\n~~~\n"
+            ),
+        },
+        plugins=CITATIONS,
+        markdown_extensions=[*tiny.MARKDOWN_EXTENSIONS, "pymdownx.superfences"],
     )
     built = tiny.build(tree)
     assert built.returncode == 0, built.stderr
-    assert "mlnotes-cite" not in built.text("index.html")
+    assert built.warnings == []
+    page = built.text("index.html")
+    content = page[page.index('<h1 id="home">') : page.index('<h2 id="references">')]
+    assert re.findall(r'class="footnote-ref mlnotes-cite"[^>]*>([^<]*)</a>', content) == [
+        "Goodfellow et al., 2016"
+    ]
+    assert "<code>[@goodfellow2016]</code>" in content and "<code>[@nobody1999]</code>" in content
+    # the fenced blocks, highlighted: their text is the source's
+    blocks = [
+        html.unescape(re.sub(r"<[^>]+>", "", b))
+        for b in re.findall(r"<pre[^>]*>(.*?)</pre>", content, re.S)
+    ]
+    assert blocks == ["cite = [@goodfellow2016]  # [@nobody1999]\n", "[@goodfellow2016]\n"]
+    assert '<a href="./">@home</a>' in content
 
 
 # ---------------------------------------------------------------------------------------
@@ -316,7 +365,8 @@ def test_a_misspelt_option_fails_the_strict_build(tmp_path, name):
 # the value of each option in the tiny project; mlnotes-figures is left out (module docstring)
 GOOD_OPTIONS = {
     "mlnotes-assets": {},
-    "mlnotes-apparatus": {"bib_file": "references.bib"},
+    "mlnotes-apparatus": {"notebook_cache": ".cache/nb"},
+    "mlnotes-citations": {"bib_file": "references.bib"},
     "mlnotes-equations": {"package": "mlnotes"},
     "mlnotes-incremental": {"global_inputs": ["docs"]},
     "mlnotes-tex": {"cache": ".cache/tex.json"},

@@ -41,7 +41,7 @@ MARKDOWN_EXTENSIONS = [
 ]
 
 
-# a one-entry bibliography for the projects that cite (mlnotes-apparatus)
+# a one-entry bibliography for the projects that cite (mlnotes-citations)
 BIB = """\
 @book{goodfellow2016,
   author    = {Goodfellow, Ian and Bengio, Yoshua and Courville, Aaron},

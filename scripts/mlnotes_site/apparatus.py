@@ -1,31 +1,15 @@
-r"""The `mlnotes-apparatus` plugin (mkdocs.yml `plugins:`): the study apparatus. Citations and notebooks.
+r"""The `mlnotes-apparatus` plugin (mkdocs.yml `plugins:`): notebooks executed in both figure styles.
 
-Equation <-> code links (docstrings' `Equation:` sections, equation ids and numbers, the
-previews' attributes) are the `mlnotes-equations` plugin's: scripts/mlnotes_site/equations.py.
-
-Citations (BibTeX, formatted by pybtex)
----------------------------------------
-A page cites a work of `docs/references.bib` (the `bib_file` option) by key, in pandoc's syntax:
-
-    [@vaswani2017]                  -> (Vaswani et al., 2017)
-    [@vaswani2017, sec. 3.5]        -> (Vaswani et al., 2017, sec. 3.5)
-    [@dumoulin2016; @goodfellow2016, ch. 9]
-                                    -> (Dumoulin and Visin, 2016; Goodfellow et al., 2016, ch. 9)
-    Vaswani et al. [-@vaswani2017]  -> Vaswani et al. (2017)
-
-Each author-year text links to the work's entry in a "References" section at the end
-of the page, generated from the bib file (pybtex's plain style); a page that already has
-a `## References` heading gets the list under it. The link carries Material's
-`footnote-ref` class, so `content.footnote.tooltips` shows the full entry on hover and
-keyboard focus. A key that is not in the bib file is a warning, which fails
-`mkdocs build --strict`. Code blocks and inline code are left alone.
+(Citations are the `mlnotes-citations` plugin's, scripts/mlnotes_site/citations.py; equation
+<-> code links the `mlnotes-equations` plugin's, scripts/mlnotes_site/equations.py.)
 
 Notebooks that follow the theme
 -------------------------------
 With mkdocs-jupyter's `execute: false`, the plugin executes each `docs/notebooks/*.py`
 itself, twice (nbclient), under `mlnotes.plotting.style("light")` and `style("dark")`,
 caches the result in `.cache/apparatus/notebooks/` (the `notebook_cache` option; keyed on
-the notebook, the `mlnotes` sources and the plugin's notebook format), and hands mkdocs-jupyter a notebook whose plot
+the notebook, the `mlnotes` files it imported when it last ran and the plugin's notebook
+format), and hands mkdocs-jupyter a notebook whose plot
 outputs hold both images (`#only-light` / `#only-dark`, switched with the palette as
 the site's figures are). The download `notebooks/<name>.ipynb` is the executed
 notebook with its (light) outputs.
@@ -34,16 +18,13 @@ Options
 -------
     plugins:
       - mlnotes-apparatus:
-          bib_file: references.bib       # relative to docs_dir
           notebook_cache: .cache/apparatus/notebooks   # relative to mkdocs.yml
 """
 
 from __future__ import annotations
 
-import html
 import json
 import re
-from dataclasses import dataclass
 from pathlib import Path
 
 from mkdocs.config import base
@@ -55,162 +36,6 @@ from mlnotes_site import project_path
 log = get_plugin_logger("apparatus")
 
 ROOT = Path(__file__).resolve().parents[2]
-BIB_NAME = "references.bib"
-
-# ---------------------------------------------------------------------------------------
-# Citations
-# ---------------------------------------------------------------------------------------
-
-# A bracketed citation: one or more `@key` items separated by `;`, each with an optional
-# prefix and locator. Not a link text (`[...](` / `[...][`), not a footnote (`[^`), not
-# the label of a link reference definition: `[...]:` opening a line (the first
-# alternative, left as it is). Elsewhere `[@key]:` is a citation followed by a colon.
-CITE = re.compile(
-    r"^[ \t]*\[[^\[\]\n]*\]:|(?<![\\!\]])\[(?!\^)([^\[\]\n]*?-?@[A-Za-z0-9_][^\[\]\n]*?)\](?![(\[])",
-    re.M,
-)
-ITEM = re.compile(
-    r"^\s*(?P<prefix>[^@]*?)\s*(?P<suppress>-?)@(?P<key>[A-Za-z0-9_][\w:.+/-]*?)\s*(?:,\s*(?P<locator>.+?))?\s*$"
-)
-FENCE = re.compile(r"^(\s*)(`{3,}|~{3,})")
-INLINE_CODE = re.compile(r"(`+)(?:(?!\1).)+?\1")
-REFERENCES_HEADING = re.compile(r"^##\s+References\s*(\{[^}]*\})?\s*$", re.M)
-
-
-def _latex_to_text(value) -> str:
-    from pybtex.richtext import Text
-
-    return Text.from_latex(str(value)).render_as("text")
-
-
-@dataclass
-class Bibliography:
-    """The entries of a BibTeX file, with author-year labels and formatted entries."""
-
-    entries: dict
-
-    @classmethod
-    def load(cls, path: Path) -> "Bibliography":
-        from pybtex.database import parse_file
-
-        return cls(dict(parse_file(str(path)).entries))
-
-    def authors(self, key: str) -> str:
-        entry = self.entries[key]
-        persons = entry.persons.get("author") or entry.persons.get("editor") or []
-        names = [_latex_to_text(" ".join(p.prelast_names + p.last_names)) for p in persons]
-        if not names:
-            return _latex_to_text(entry.fields.get("organization", key))
-        if len(names) == 1:
-            return names[0]
-        if len(names) == 2:
-            return f"{names[0]} and {names[1]}"
-        return f"{names[0]} et al."
-
-    def year(self, key: str) -> str:
-        return self.entries[key].fields.get("year", "n.d.")
-
-    def label(self, key: str) -> str:
-        return f"{self.authors(key)}, {self.year(key)}"
-
-    def formatted(self, keys) -> dict[str, str]:
-        """Full entries as HTML (pybtex plain style), by key."""
-        from pybtex.backends.html import Backend
-        from pybtex.style.formatting.plain import Style
-
-        entries = [self.entries[k] for k in keys]
-        backend = Backend()
-        return {
-            e.key: e.text.render(backend).replace("\n", " ")
-            for e in Style().format_entries(entries)
-        }
-
-
-def _mask_code(markdown: str) -> tuple[str, list[str]]:
-    """Replace fenced blocks and inline code with placeholders (restored by `_unmask`)."""
-    saved: list[str] = []
-
-    def keep(text: str) -> str:
-        saved.append(text)
-        return f"\x00{len(saved) - 1}\x00"
-
-    out, block, fence = [], [], None
-    for line in markdown.splitlines(keepends=True):
-        m = FENCE.match(line)
-        if fence is None and m:
-            fence, block = m.group(2), [line]
-        elif fence is not None:
-            block.append(line)
-            if (
-                line.strip().startswith(fence[0] * len(fence))
-                and line.strip().strip(fence[0]) == ""
-            ):
-                out.append(keep("".join(block)))
-                fence = None
-        else:
-            out.append(INLINE_CODE.sub(lambda mm: keep(mm.group(0)), line))
-    if fence is not None:
-        out.append(keep("".join(block)))
-    return "".join(out), saved
-
-
-def _unmask(text: str, saved: list[str]) -> str:
-    return re.sub("\x00(\\d+)\x00", lambda m: saved[int(m.group(1))], text)
-
-
-def cite(
-    markdown: str, bib: Bibliography, where: str, bib_name: str = f"docs/{BIB_NAME}"
-) -> tuple[str, list[str]]:
-    """Replace pandoc citations by author-year links; return the markdown and keys cited."""
-    masked, saved = _mask_code(markdown)
-    cited: list[str] = []
-
-    def replace(match: re.Match) -> str:
-        if match.group(1) is None:
-            return match.group(0)  # a link reference definition
-        items = [ITEM.match(part) for part in match.group(1).split(";")]
-        if not all(items):
-            return match.group(0)  # not a citation, e.g. "[see the @ sign]"
-        parts, suppressed = [], False
-        for item in items:
-            key = item.group("key")
-            if key not in bib.entries:
-                log.warning(f"{where}: citation key '{key}' is not in {bib_name}")
-                return match.group(0)
-            if key not in cited:
-                cited.append(key)
-            suppressed = suppressed or bool(item.group("suppress"))
-            text = bib.year(key) if item.group("suppress") else bib.label(key)
-            link = (
-                f'<a class="footnote-ref mlnotes-cite" href="#ref-{key}" '
-                f'aria-describedby="ref-{key}">{html.escape(text)}</a>'
-            )
-            prefix = html.escape(item.group("prefix") or "")
-            locator = item.group("locator")
-            parts.append(
-                (f"{prefix} " if prefix else "")
-                + link
-                + (f", {html.escape(locator)}" if locator else "")
-            )
-        return f'<span class="mlnotes-citation">({"; ".join(parts)})</span>'
-
-    return _unmask(CITE.sub(replace, masked), saved), cited
-
-
-def references_html(bib: Bibliography, keys: list[str]) -> str:
-    """The References list: one `<li id="ref-KEY"><p>entry</p></li>` per work, by author."""
-    formatted = bib.formatted(keys)
-    ordered = sorted(keys, key=lambda k: (bib.authors(k).lower(), bib.year(k)))
-    items = "\n".join(f'<li id="ref-{k}"><p>{formatted[k]}</p></li>' for k in ordered)
-    return f'<ul class="mlnotes-references">\n{items}\n</ul>'
-
-
-def add_references(markdown: str, bib: Bibliography, keys: list[str]) -> str:
-    block = "\n\n" + references_html(bib, keys) + "\n\n"
-    heading = REFERENCES_HEADING.search(markdown)
-    if heading:
-        return markdown[: heading.end()] + block + markdown[heading.end() :]
-    return markdown.rstrip() + "\n\n## References" + block
 
 
 # ---------------------------------------------------------------------------------------
@@ -444,27 +269,18 @@ def themed_notebooks(files, config, serve: bool = False, cache: Path = NOTEBOOK_
 
 
 class ApparatusConfig(base.Config):
-    bib_file = c.Type(str, default=BIB_NAME)
-    """The BibTeX file the pages cite, relative to docs_dir."""
     notebook_cache = c.Type(str, default=".cache/apparatus/notebooks")
     """Where the executed notebooks are kept, relative to mkdocs.yml."""
 
 
 class ApparatusPlugin(BasePlugin[ApparatusConfig]):
-    """Citations, notebooks in both figure styles."""
+    """Notebooks in both figure styles."""
 
     def __init__(self):
         self.serve = False
-        self.bib = Bibliography({})
 
     def on_startup(self, *, command, dirty):
         self.serve = command == "serve"
-
-    def on_config(self, config):
-        docs = Path(config.docs_dir)
-        bib_path = docs / self.config.bib_file
-        self.bib = Bibliography.load(bib_path) if bib_path.is_file() else Bibliography({})
-        return config
 
     def on_files(self, files, config):
         jupyter = config.plugins.get("mkdocs-jupyter")
@@ -472,11 +288,3 @@ class ApparatusPlugin(BasePlugin[ApparatusConfig]):
             cache = project_path(config, self.config.notebook_cache)
             themed_notebooks(files, config, serve=self.serve, cache=cache)
         return files
-
-    def on_page_markdown(self, markdown: str, page, config, files):
-        uri = page.file.src_uri
-        bib_name = f"{Path(config.docs_dir).name}/{self.config.bib_file}"
-        markdown, keys = cite(markdown, self.bib, uri, bib_name)
-        if keys:
-            markdown = add_references(markdown, self.bib, keys)
-        return markdown

@@ -85,8 +85,8 @@ FRONT_MATTER = re.compile(r"\A(---\s*\n.*?\n(?:---|\.\.\.)\s*\n)", re.S)
 HEADING = re.compile(r"^#{1,6}\s.*$|^.*\n(?:=+|-+)\s*$", re.M)
 # Inputs that every page depends on (relative to the config file's folder): the default of
 # the `global_inputs` option. The build code (scripts/mlnotes_site) is one, though an edit
-# of it also needs a restart (mlnotes-problems says so). docs/references.bib: every page's
-# citations and References list are formatted from it.
+# of it also needs a restart (mlnotes-problems says so). docs/references.bib (mlnotes-citations'
+# `bib_file`): every page's citations and References list are formatted from it.
 GLOBAL_INPUTS = ("overrides", "scripts/mlnotes_site", "docs/references.bib")
 
 
