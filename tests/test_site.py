@@ -260,9 +260,9 @@ def test_figures_are_numbered_in_order_and_every_figure_link_names_its_number(si
                 )
         elif re.fullmatch(r"Figure \d+", text):
             wrong.append(f"{page.relative_to(root)}: {text!r} links to {href}, not a figure")
+    assert not wrong, "\n".join(wrong)
     assert numbered >= 15, f"only {numbered} numbered figures: are the captions there?"
     assert checked >= 17, f"only {checked} links to figures: are the ids there?"
-    assert not wrong, "\n".join(wrong)
 
 
 @pytest.mark.slow
