@@ -133,11 +133,12 @@ def test_every_dialog_has_an_accessible_name(site):
     )
 
 
-def _fragment_links(site):
+def _fragment_links(site, only=None):
     """Every link of the built site that names a `#fragment` on a page of the site.
 
-    Yields (page file, href, target file, fragment). Links to other hosts are left out,
-    and so is the bare `#` (the top of the page).
+    Yields (page file, href, target file, fragment, the <a> element). Links to other
+    hosts are left out, and so is the bare `#` (the top of the page). `only`: a test of
+    a page's HTML text; the pages it rejects are not parsed.
     """
     from urllib.parse import unquote, urljoin, urlsplit
 
@@ -148,7 +149,10 @@ def _fragment_links(site):
     root = site.path.resolve()
     for html in sorted(root.rglob("*.html")):
         page_url = SITE_URL + html.relative_to(root).as_posix()
-        soup = BeautifulSoup(html.read_text(encoding="utf-8"), "html.parser")
+        text = html.read_text(encoding="utf-8")
+        if only is not None and not only(text):
+            continue
+        soup = BeautifulSoup(text, "html.parser")
         for a in soup.find_all("a", href=True):
             target = urljoin(page_url, a["href"])
             if not target.startswith(SITE_URL) or "#" not in target:
@@ -160,7 +164,7 @@ def _fragment_links(site):
             file = root / rel
             if rel == "" or rel.endswith("/"):
                 file = file / "index.html"
-            yield html, a["href"], file, fragment
+            yield html, a["href"], file, fragment, a
 
 
 def test_every_fragment_link_names_an_id_its_target_has(site):
@@ -175,7 +179,7 @@ def test_every_fragment_link_names_an_id_its_target_has(site):
     root = site.path.resolve()
     ids: dict = {}
     broken, checked = [], 0
-    for page, href, file, fragment in _fragment_links(site):
+    for page, href, file, fragment, _ in _fragment_links(site):
         if file not in ids:
             if not file.is_file():
                 broken.append(
@@ -191,6 +195,74 @@ def test_every_fragment_link_names_an_id_its_target_has(site):
             broken.append(f"{page.relative_to(root)}: {href}")
     assert checked > 1000, f"only {checked} fragment links found: is the site complete?"
     assert not broken, f"{len(broken)} fragment links name no id:\n" + "\n".join(broken[:40])
+
+
+FIGURE_NUMBER = re.compile(r"\bFigures? (\d+)\b")
+
+
+def _figures(soup) -> dict[str, int]:
+    """The page's figures, id -> the number their caption starts with ("Figure 2: ...")."""
+    figures = {}
+    for fig in soup.find_all("figure", id=True):
+        caption = fig.find("figcaption")
+        match = caption and re.match(r"Figure (\d+)\b", caption.get_text(" ", strip=True))
+        if match:
+            figures[fig["id"]] = int(match.group(1))
+    return figures
+
+
+def test_figures_are_numbered_in_order_and_every_figure_link_names_its_number(site):
+    """The captions are numbered by pymdownx.blocks.caption (mkdocs.yml): on each page
+    Figure 1, 2, ... in order, each with an id. The in-text references are typed by hand
+    ("[Figure 2](#fig-cnn_output_size)"): a link whose text says "Figure N" lands on a
+    figure, and that figure is Figure N; a link to a figure that names a number names
+    the figure's."""
+    from bs4 import BeautifulSoup
+
+    root = site.path.resolve()
+    figures: dict = {}
+
+    def figures_of(file):
+        if file not in figures:
+            figures[file] = _figures(BeautifulSoup(file.read_text(encoding="utf-8"), "html.parser"))
+        return figures[file]
+
+    wrong, numbered = [], 0
+    for page in site.pages():
+        html = (root / page / "index.html").read_text(encoding="utf-8")
+        if "<figcaption" not in html:
+            continue
+        captions = [
+            fig
+            for fig in BeautifulSoup(html, "html.parser").select("article figure")
+            if fig.find("figcaption") and fig.find("img")
+        ]
+        for position, fig in enumerate(captions, start=1):
+            text = fig.find("figcaption").get_text(" ", strip=True)
+            if not re.match(rf"Figure {position}\b", text) or not fig.get("id"):
+                wrong.append(f"/{page}: figure {position} ({fig.get('id')}) reads {text[:40]!r}")
+            numbered += 1
+    checked = 0
+    # a link that says "Figure N" or lands on a figure (ids fig-...) is on a page that says so
+    links = _fragment_links(site, only=lambda html: "Figure " in html or "#fig-" in html)
+    for page, href, file, fragment, link in links:
+        if not file.is_file():
+            continue  # test_every_fragment_link_names_an_id_its_target_has reports it
+        text = link.get_text(" ", strip=True)
+        named = FIGURE_NUMBER.search(text)
+        target = figures_of(file)
+        if fragment in target:
+            checked += 1
+            if named and int(named.group(1)) != target[fragment]:
+                wrong.append(
+                    f"{page.relative_to(root)}: {text!r} links to {href}, "
+                    f"which is Figure {target[fragment]}"
+                )
+        elif re.fullmatch(r"Figure \d+", text):
+            wrong.append(f"{page.relative_to(root)}: {text!r} links to {href}, not a figure")
+    assert not wrong, "\n".join(wrong)
+    assert numbered >= 15, f"only {numbered} numbered figures: are the captions there?"
+    assert checked >= 17, f"only {checked} links to figures: are the ids there?"
 
 
 @pytest.mark.slow
