@@ -1,14 +1,14 @@
 """Each of the site's plugins on a tiny project (tests/tiny.py), built with `mkdocs build
 --strict`: seconds a build, where the whole site takes minutes.
 
-mlnotes-figures is not here: its builder draws the repository's scripts/figures/ into the
-repository's docs/figures/ whatever project it builds (build_figures.ROOT), so a tiny
-project cannot give it a figure script of its own.
+mlnotes-figures draws the tiny project's own scripts/figures/ with its own `mlnotes/` into
+its own docs/figures/ (the builder's `--root` is mkdocs.yml's folder).
 """
 
 from __future__ import annotations
 
 import html
+import json
 import re
 
 import pytest
@@ -348,6 +348,93 @@ def test_assets_serves_mathjax_and_the_projects_own_pdf_and_zip(tmp_path):
 
 
 # ---------------------------------------------------------------------------------------
+# mlnotes-figures
+# ---------------------------------------------------------------------------------------
+
+# The tiny project's own package: the builder draws each figure under
+# `mlnotes.plotting.style(theme)` and keys it on mlnotes/__init__.py, plotting.py and the
+# modules the script imports, all of them this project's (its folder is first on sys.path).
+TINY_PACKAGE = {
+    "mlnotes/__init__.py": '"""A tiny package."""\n',
+    "mlnotes/plotting.py": """\
+import matplotlib as mpl
+
+BACKGROUNDS = {"light": "#ffffff", "dark": "#1e2129"}
+
+
+def style(theme="light"):
+    return mpl.rc_context({"axes.facecolor": BACKGROUNDS[theme], "svg.hashsalt": "tiny"})
+""",
+    "mlnotes/shapes.py": "def area(side):\n    return side * side\n",
+}
+FIGURE = """\
+\"\"\"A square's area against its side.\"\"\"
+
+import matplotlib.pyplot as plt
+
+from mlnotes.shapes import area
+
+
+def make_figure():
+    fig, ax = plt.subplots(figsize=(2, 2))
+    sides = [0, 1, 2, 3]
+    ax.plot(sides, [area(s) for s in sides]{extra})
+    return fig
+"""
+
+
+def _figures_project(tmp_path, monkeypatch, scripts: dict[str, str]):
+    monkeypatch.delitem(tiny.ENV, "MLNOTES_FIGURE_CACHE", raising=False)  # the project's own
+    files = {
+        "docs/index.md": "# Home\n\n![Areas](figures/x.svg)\n",
+        **TINY_PACKAGE,
+        **{f"scripts/figures/{name}.py": text for name, text in scripts.items()},
+    }
+    return tiny.project(tmp_path, files, plugins=[{"mlnotes-figures": {"jobs": 1}}])
+
+
+def _last_run(tree) -> dict:
+    return json.loads((tree / ".cache" / "figures" / "last-run.json").read_text())
+
+
+def test_figures_draws_the_projects_own_scripts_light_and_dark_and_a_second_build_is_cached(
+    tmp_path, monkeypatch
+):
+    tree = _figures_project(tmp_path, monkeypatch, {"x": FIGURE.format(extra="")})
+    built = tiny.build(tree)
+    assert built.returncode == 0, built.stderr[-3000:]
+    assert {"figures/x.svg", "figures/x-dark.svg"} <= set(built.files)
+    light, dark = (built.text(f"figures/{n}.svg") for n in ("x", "x-dark"))
+    assert light.lstrip().startswith("<?xml") and "<svg" in light
+    assert light != dark  # drawn under the tiny package's two styles
+    assert "figures/x.svg" in built.text("index.html")
+    assert _last_run(tree)["built"] == ["x"]
+    # the tiny project's package and folders, not the repository's (which has no shapes.py)
+    imports = json.loads((tree / ".cache" / "figures" / "x.imports").read_text())
+    assert imports == ["__init__.py", "shapes.py"]
+    assert not (tiny.ROOT / "docs" / "figures" / "x.svg").exists()
+    drawn = {p: p.stat().st_mtime_ns for p in (tree / "docs" / "figures").glob("*.svg")}
+
+    again = tiny.build(tree, site=tmp_path / "site2")
+    assert again.returncode == 0, again.stderr[-3000:]
+    assert _last_run(tree)["built"] == [] and _last_run(tree)["fresh"] == ["x"]
+    assert {p: p.stat().st_mtime_ns for p in drawn} == drawn  # nothing redrawn
+    assert again.text("figures/x.svg") == light
+
+
+def test_figures_a_script_that_raises_fails_the_strict_build_naming_it(tmp_path, monkeypatch):
+    scripts = {"x": FIGURE.format(extra=""), "bad": FIGURE.format(extra=", 1 / 0")}
+    tree = _figures_project(tmp_path, monkeypatch, scripts)
+    built = tiny.build(tree)
+    assert built.returncode != 0
+    [error] = [line for line in built.stderr.splitlines() if "figure build failed" in line]
+    assert "scripts/figures/bad.py raised" in error and "ZeroDivisionError" in error, error
+    assert "x.py" not in error
+    assert _last_run(tree)["built"] == ["x"]
+    assert not list((tree / "docs" / "figures").glob("bad*.svg"))
+
+
+# ---------------------------------------------------------------------------------------
 # Every plugin: a misspelt option fails the strict build, naming the plugin and the option
 # ---------------------------------------------------------------------------------------
 
@@ -362,8 +449,9 @@ def test_a_misspelt_option_fails_the_strict_build(tmp_path, name):
     assert not built.site.exists()
 
 
-# the value of each option in the tiny project; mlnotes-figures is left out (module docstring)
+# the value of each option in the tiny project
 GOOD_OPTIONS = {
+    "mlnotes-figures": {"jobs": 1},
     "mlnotes-assets": {},
     "mlnotes-apparatus": {"notebook_cache": ".cache/nb"},
     "mlnotes-citations": {"bib_file": "references.bib"},

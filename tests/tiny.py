@@ -15,8 +15,9 @@ of the project (pyproject.toml) load this copy of the plugins.
 What a tiny project needs from the repository: nothing on disk. The plugins that run
 Node or copy MathJax (mlnotes-tex, mlnotes-assets) find `node_modules/` next to their own
 package (scripts/mlnotes_site/../../node_modules), not next to mkdocs.yml. mlnotes-figures
-cannot run on a tiny project: its builder draws the repository's scripts/figures/ into the
-repository's docs/figures/ whatever mkdocs.yml it is run for (build_figures.ROOT).
+draws the project's own scripts/figures/ with the project's own `mlnotes/` (which must
+define `mlnotes.plotting.style`) into its docs/figures/: the builder's `--root` is the
+folder of mkdocs.yml.
 """
 
 from __future__ import annotations

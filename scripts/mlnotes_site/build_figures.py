@@ -1,6 +1,6 @@
 """Build the site's figures: one script in scripts/figures/ per figure, light and dark SVG.
 
-    python scripts/mlnotes_site/build_figures.py [--force] [--jobs N] [NAME ...]
+    python scripts/mlnotes_site/build_figures.py [--force] [--jobs N] [--root DIR] [NAME ...]
 
 Each script `scripts/figures/<name>.py` defines `make_figure()`, which returns a
 matplotlib Figure. The builder calls it under `mlnotes.plotting.style("light")` and
@@ -22,6 +22,14 @@ Figures are built in parallel (one process per core), with one progress line eac
 A script that raises fails the build with its name and traceback, and its old output
 is deleted, never left in place; outputs of scripts that no longer exist are deleted
 too. A JSON report of the last run is written to `.cache/figures/last-run.json`.
+
+The paths above are those of the project the builder works on: this repository by default,
+or the folder `--root DIR` names (mlnotes-figures passes its mkdocs.yml's folder), with its
+own `scripts/figures/`, `mlnotes/` (put first on `sys.path`: the figures import it, and
+`mlnotes.plotting.style` draws them), `docs/figures/` and `.cache/figures/`
+($MLNOTES_FIGURE_CACHE, if set, replaces the last for any root). In a process that imports
+this module, its ROOT, SCRIPTS, PACKAGE, OUT and CACHE are this repository's until
+`set_root` is called.
 """
 
 from __future__ import annotations
@@ -47,17 +55,52 @@ else:  # `python scripts/mlnotes_site/build_figures.py`
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
     from mlnotes_site import keys
 
-ROOT = Path(__file__).resolve().parents[2]
-SCRIPTS = ROOT / "scripts" / "figures"
-PACKAGE = ROOT / "mlnotes"
-OUT = ROOT / "docs" / "figures"
-CACHE = Path(os.environ.get("MLNOTES_FIGURE_CACHE", ROOT / ".cache" / "figures"))
+
+def layout(root: Path) -> tuple[Path, Path, Path, Path, Path]:
+    """The project's folders under `root`: (ROOT, SCRIPTS, PACKAGE, OUT, CACHE).
+
+    CACHE is $MLNOTES_FIGURE_CACHE if set (whatever the root), else `root/.cache/figures`."""
+    root = Path(root).resolve()
+    cache = os.environ.get("MLNOTES_FIGURE_CACHE") or root / ".cache" / "figures"
+    return (
+        root,
+        root / "scripts" / "figures",
+        root / "mlnotes",
+        root / "docs" / "figures",
+        Path(cache),
+    )
+
+
+# The project the builder works on: by default this repository (the folder above scripts/);
+# `--root DIR` (`set_root`) points it at another one, such as the folder of the mkdocs.yml
+# that mlnotes-figures builds.
+ROOT, SCRIPTS, PACKAGE, OUT, CACHE = layout(Path(__file__).resolve().parents[2])
 THEMES = {"light": "", "dark": "-dark"}  # theme -> file-name suffix
 # in every figure's key: mlnotes/__init__.py (run by any import of mlnotes) and the styles
 ALWAYS = ("__init__.py", "plotting.py")
 LIBRARIES = ("matplotlib", "numpy", "scipy", "torch")
 # Bump when the way figures are written changes (file names, savefig options).
 BUILDER_VERSION = "1"
+
+
+def set_root(root: Path | str) -> None:
+    """Work on the project in `root` from now on: its `scripts/figures/`, `mlnotes/`,
+    `docs/figures/` and `.cache/figures/` (`layout`). The module's ROOT, SCRIPTS, PACKAGE,
+    OUT and CACHE change for every user of this module in this process."""
+    adopt(*layout(Path(root)))
+
+
+def adopt(root, scripts, package, out, cache) -> None:
+    """Set ROOT, SCRIPTS, PACKAGE, OUT and CACHE as given: the initializer of a worker,
+    which draws into the folders of the process that started it whether it was forked
+    (and has them already) or spawned (and imported this module afresh)."""
+    global ROOT, SCRIPTS, PACKAGE, OUT, CACHE
+    ROOT, SCRIPTS, PACKAGE, OUT, CACHE = (Path(p) for p in (root, scripts, package, out, cache))
+
+
+def folders() -> tuple[Path, Path, Path, Path, Path]:
+    """The folders this process works on now: (ROOT, SCRIPTS, PACKAGE, OUT, CACHE)."""
+    return ROOT, SCRIPTS, PACKAGE, OUT, CACHE
 
 
 def discover() -> dict[str, Path]:
@@ -215,9 +258,10 @@ def render(name: str, script: str) -> tuple[str, float, str | None, list[str] | 
         return name, time.perf_counter() - start, traceback.format_exc(), None
 
 
-def warm_worker() -> None:
+def warm_worker(*project: Path | str) -> None:
     """Initializer of a long-lived worker (`make serve`): import what every figure draws with
     once, so an edit of a figure script costs its drawing, not Python's imports.
+    `project`: the folders to work on (`folders()` of the server; default: this repository's).
 
     It also exits when the server that started it is gone: a process pool's worker holds
     both ends of its task queue, so it never sees end-of-file when the server is killed
@@ -230,6 +274,8 @@ def warm_worker() -> None:
         os._exit(0)
 
     threading.Thread(target=exit_with_the_server, name="exit-with-the-server", daemon=True).start()
+    if project:
+        adopt(*project)
     if str(ROOT) not in sys.path:
         sys.path.insert(0, str(ROOT))  # this tree's mlnotes, as `python build_figures.py` runs
     _recorder()  # before mlnotes loads: every module's imports are recorded
@@ -312,7 +358,13 @@ def build(
     report = {"built": [], "fresh": [n for n in selected if n not in todo], "failed": {}}
     workers = max(1, min(jobs or os.cpu_count() or 1, len(todo)))
     if todo:
-        with contextlib.nullcontext(executor) if executor else ProcessPoolExecutor(workers) as pool:
+        runner = (
+            contextlib.nullcontext(executor)
+            if executor
+            # the workers draw into this process's folders, forked or spawned (`adopt`)
+            else ProcessPoolExecutor(workers, initializer=adopt, initargs=folders())
+        )
+        with runner as pool:
             futures = [pool.submit(render, n, str(scripts[n])) for n in todo]
             for future in as_completed(futures):
                 name, seconds, error, imported = future.result()
@@ -359,7 +411,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("names", nargs="*", help="figure names (script stems); default: all")
     parser.add_argument("--force", action="store_true", help="rebuild even if up to date")
     parser.add_argument("--jobs", type=int, default=None, help="worker processes (default: cores)")
+    parser.add_argument(
+        "--root",
+        type=Path,
+        default=None,
+        help="the project's folder (its scripts/figures/, mlnotes/, docs/figures/, "
+        ".cache/figures/); default: this repository",
+    )
     args = parser.parse_args(argv)
+    if args.root is not None:
+        set_root(args.root)
+        sys.path.insert(0, str(ROOT))  # the project's own mlnotes, for the workers (forked)
     return 1 if build(args.names or None, force=args.force, jobs=args.jobs) else 0
 
 

@@ -1,7 +1,9 @@
 """The `mlnotes-figures` plugin (mkdocs.yml `plugins:`): the site's figures, drawn before each build.
 
 - on_pre_build: run the figure builder (`build_figures.py`, a no-op for figures that are
-  up to date); a failing figure script fails the build and names itself. `mkdocs serve`
+  up to date) on the project of the mkdocs.yml being built (its folder is the builder's
+  `--root`: its own `scripts/figures/`, `mlnotes/`, `docs/figures/`, `.cache/figures/`);
+  a failing figure script fails the build and names itself. `mkdocs serve`
   watches `mlnotes/`, `scripts/figures/` and `scripts/mlnotes_site/` (mkdocs.yml:
   `watch:`), so an edit there rebuilds.
 - Under `mkdocs serve` the builder runs in this process, with a pool of worker processes
@@ -18,6 +20,7 @@ Options:
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -33,9 +36,14 @@ ROOT = Path(__file__).resolve().parents[2]
 BUILDER = Path(__file__).with_name("build_figures.py")
 
 
-def _innermost(error: str) -> str:
+def _root(config) -> Path:
+    """The project's folder: mkdocs.yml's (this repository's when there is no file)."""
+    return Path(config.config_file_path).resolve().parent if config.config_file_path else ROOT
+
+
+def _innermost(error: str, root: Path = ROOT) -> str:
     """A traceback's innermost `File "...", line N` and its message, on one line."""
-    error = error.replace(f"{ROOT}/", "")  # paths relative to the project
+    error = error.replace(f"{root}/", "")  # paths relative to the project
     lines = [line.strip() for line in error.strip().splitlines() if line.strip()]
     frames = [line for line in lines if line.startswith("File ")]
     return " | ".join(x for x in (frames[-1] if frames else "", lines[-1] if lines else "") if x)
@@ -66,26 +74,29 @@ class FiguresPlugin(BasePlugin[FiguresConfig]):
         if pool is not None:
             pool.shutdown(wait=False, cancel_futures=True)
 
-    def _warm_builder(self):
+    def _warm_builder(self, root: Path):
         """The figure builder, imported by name (its workers unpickle
-        `mlnotes_site.build_figures.render`), with a process pool that outlives a build:
-        re-created when the code a figure can import or the builder itself changes
-        (`build_figures.code_key`), never reused stale."""
+        `mlnotes_site.build_figures.render`), working on the project in `root`, with a
+        process pool that outlives a build: re-created when the code a figure can import
+        or the builder itself changes (`build_figures.code_key`), never reused stale."""
         import importlib
         import multiprocessing
         from concurrent.futures import ProcessPoolExecutor
 
         from mlnotes_site import build_figures
 
+        build_figures.set_root(root)
         code = build_figures.code_key()
         if code != self.code:
             self._stop_pool()
             build_figures = importlib.reload(build_figures)
+            build_figures.set_root(root)  # a reload resets it to this repository
             workers = self.config.jobs or os.cpu_count() or 1
             self.pool = ProcessPoolExecutor(
                 max_workers=workers,
                 mp_context=multiprocessing.get_context("spawn"),  # never fork the server's threads
                 initializer=build_figures.warm_worker,
+                initargs=build_figures.folders(),  # the spawned workers draw for `root` too
             )
             # start every worker now, in the background: a process pool spawns its workers
             # on the first submits, so the first figure edit would otherwise wait for their
@@ -96,21 +107,39 @@ class FiguresPlugin(BasePlugin[FiguresConfig]):
         return build_figures, self.pool
 
     def on_pre_build(self, config):
+        root = _root(config)
         if self.command == "serve":
-            builder, pool = self._warm_builder()
+            builder, pool = self._warm_builder(root)
             if builder.build(executor=pool):
                 # the server goes on: each page that shows a failed figure says so
                 # (mlnotes-problems); its old SVGs are deleted, never served stale
                 for name, error in builder.last_run()["failed"].items():
                     log.error(
-                        f"figure {name}: scripts/figures/{name}.py raised: {_innermost(error)}",
+                        f"figure {name}: scripts/figures/{name}.py raised: "
+                        f"{_innermost(error, root)}",
                         extra={"mlnotes_figure": name},
                     )
             return
         jobs = ["--jobs", str(self.config.jobs)] if self.config.jobs else []
-        failed = subprocess.run([sys.executable, str(BUILDER), *jobs], cwd=ROOT).returncode
-        if failed:
-            raise PluginError(
-                "figure build failed: see the traceback above "
-                "(the failing script is named on the line '[figures] failing scripts: ...')"
-            )
+        command = [sys.executable, str(BUILDER), "--root", str(root), *jobs]
+        if subprocess.run(command, cwd=root).returncode:
+            raise PluginError(f"figure build failed: {_failures(root)}")
+
+
+def _failures(root: Path) -> str:
+    """The failing scripts of the builder's last run in `root`, each with its innermost
+    error (the full tracebacks are in the log above)."""
+    from mlnotes_site import build_figures
+
+    cache = build_figures.layout(root)[4]
+    try:
+        failed = json.loads((cache / "last-run.json").read_text(encoding="utf-8"))["failed"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return "see the log above (the line '[figures] failing scripts: ...')"
+    return (
+        "; ".join(
+            f"scripts/figures/{name}.py raised: {_innermost(error, root)}"
+            for name, error in sorted(failed.items())
+        )
+        or "see the log above"
+    )
