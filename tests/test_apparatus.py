@@ -1,4 +1,4 @@
-"""The study apparatus (scripts/mlnotes_site/apparatus.py, equations.py, docs/javascripts/apparatus.js).
+"""The study apparatus (scripts/mlnotes_site/notebooks.py, equations.py, docs/javascripts/apparatus.js).
 Citations are tests/test_citations.py's.
 
 - equation <-> code: a docstring's `Equation:` section links to the equation, the
@@ -22,7 +22,7 @@ import pytest
 
 from headless import set_scheme, wait_for_math
 
-from mlnotes_site import apparatus, equations
+from mlnotes_site import equations, notebooks
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -38,7 +38,7 @@ BIB = """
 
 
 def test_hook_doctests():
-    results = [doctest.testmod(module) for module in (apparatus, equations)]
+    results = [doctest.testmod(module) for module in (notebooks, equations)]
     assert sum(r.attempted for r in results) >= 4 and sum(r.failed for r in results) == 0
 
 
@@ -157,7 +157,7 @@ def scratch_build(
         textwrap.dedent(
             """\
             site_name: scratch
-            plugins: [search, mlnotes-apparatus, mlnotes-equations]
+            plugins: [search, mlnotes-notebooks, mlnotes-equations]
             markdown_extensions:
               - pymdownx.arithmatex: {generic: true}
             """
@@ -506,14 +506,14 @@ def test_computed_by_line_in_an_admonition_is_one_paragraph():
 def test_a_notebook_is_re_executed_only_for_the_mlnotes_modules_it_imports(monkeypatch):
     """The executed-notebook cache key covers the notebook and the mlnotes modules it imports."""
     notebook = ROOT / "docs" / "notebooks" / "cnn.py"
-    names = {p.name for p in apparatus._notebook_dependencies(notebook)}
+    names = {p.name for p in notebooks._notebook_dependencies(notebook)}
     assert {"cnn.py", "__init__.py", "plotting.py"} <= names
     assert "embeddings.py" not in names and "linalg.py" not in names
     # the key reads exactly those files (and the notebook)
     read = []
     original = Path.read_bytes
     monkeypatch.setattr(Path, "read_bytes", lambda self: read.append(self.name) or original(self))
-    apparatus._notebook_key(notebook)
+    notebooks._notebook_key(notebook)
     assert set(read) == names | {"cnn.py"}
 
 
@@ -539,12 +539,12 @@ def test_a_notebook_is_keyed_on_what_it_imported_when_it_ran(tmp_path, monkeypat
     notebook = tmp_path / "nb.py"
     notebook.write_text(NOTEBOOK)
     cache = tmp_path / "cache"
-    page, download = apparatus.build_notebook(notebook, cache)
+    page, download = notebooks.build_notebook(notebook, cache)
     recorded = json.loads((cache / "nb.imports").read_text())
     assert {"__init__.py", "cnn.py", "plotting.py"} <= set(recorded)
     assert "embeddings.py" not in recorded
-    assert "cnn.py" not in {p.name for p in apparatus._notebook_dependencies(notebook)}
-    assert (cache / "nb.key").read_text() == apparatus._notebook_key(notebook, recorded)
+    assert "cnn.py" not in {p.name for p in notebooks._notebook_dependencies(notebook)}
+    assert (cache / "nb.key").read_text() == notebooks._notebook_key(notebook, recorded)
     for written in (page, download):
         nb = nbformat.read(written, as_version=4)
         assert "mlnotes_imports" not in nb.metadata
@@ -553,5 +553,5 @@ def test_a_notebook_is_keyed_on_what_it_imported_when_it_ran(tmp_path, monkeypat
         ]
         assert nb.cells[-1].outputs[0]["text"] == "32\n"
     # the next build reads the record: a cache hit, nothing runs
-    monkeypatch.setattr(apparatus, "execute_notebook", lambda *a, **k: pytest.fail("ran again"))
-    assert apparatus.build_notebook(notebook, cache) == (page, download)
+    monkeypatch.setattr(notebooks, "execute_notebook", lambda *a, **k: pytest.fail("ran again"))
+    assert notebooks.build_notebook(notebook, cache) == (page, download)

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from mkdocs_jupyter import plugin
 
-from mlnotes_site import apparatus, build_figures, keys
+from mlnotes_site import build_figures, keys, notebooks
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -114,14 +114,14 @@ def test_a_figure_key_follows_its_script_and_the_code_it_imports(tree):
 
 
 def test_a_notebook_key_ignores_docstring_edits_of_what_it_imports(tree, monkeypatch):
-    monkeypatch.setattr(apparatus, "_builder", lambda: build_figures)
+    monkeypatch.setattr(notebooks, "_builder", lambda: build_figures)
     nb = _notebook(tree, "from mlnotes.alpha import A\nprint(A)\n")
     beta = tree / "mlnotes" / "beta.py"
-    first = apparatus._notebook_key(nb)
+    first = notebooks._notebook_key(nb)
     beta.write_text('"""Beta, documented."""\n\nB = 2\n')
-    assert apparatus._notebook_key(nb) == first
+    assert notebooks._notebook_key(nb) == first
     beta.write_text("B = 3\n")
-    assert apparatus._notebook_key(nb) != first
+    assert notebooks._notebook_key(nb) != first
 
 
 def test_nothing_reads_a_docstring_at_run_time():
@@ -139,7 +139,7 @@ def test_nothing_reads_a_docstring_at_run_time():
 
 def test_the_site_config_leaves_mkdocs_jupyter_as_it_ships():
     """No private function of mkdocs-jupyter is replaced: its cache key hashes the
-    notebook it renders, which is the executed copy apparatus.py writes."""
+    notebook it renders, which is the executed copy notebooks.py writes."""
     from mkdocs.config import load_config
 
     original = plugin._compute_cache_key
@@ -160,7 +160,7 @@ def test_the_site_config_leaves_mkdocs_jupyter_as_it_ships():
 SITE_PLUGINS = {
     "mlnotes-figures": "jobs",
     "mlnotes-assets": None,
-    "mlnotes-apparatus": "notebook_cache",
+    "mlnotes-notebooks": "notebook_cache",
     "mlnotes-citations": "bib_file",
     "mlnotes-equations": "package",
     "mlnotes-incremental": "global_inputs",

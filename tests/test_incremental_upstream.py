@@ -12,7 +12,7 @@ from types import SimpleNamespace
 import pytest
 from mkdocs.exceptions import PluginError
 
-from mlnotes_site import apparatus, incremental, problems
+from mlnotes_site import incremental, notebooks, problems
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -71,7 +71,7 @@ def test_a_plugin_without_what_the_adapter_reads_stops_the_serve(name, attribute
             self.__dict__.update({k: v for k, v in vars(plugin).items() if k != attribute})
 
     config.plugins[name] = Renamed()
-    config.plugins["mlnotes-apparatus"] = apparatus.ApparatusPlugin()
+    config.plugins["mlnotes-notebooks"] = notebooks.NotebooksPlugin()
     config.plugins["mlnotes-problems"] = problems.ProblemsPlugin()
     serve = incremental.IncrementalPlugin()
     serve.on_startup(command="serve", dirty=True)

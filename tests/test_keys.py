@@ -11,7 +11,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from mlnotes_site import apparatus, build_figures, incremental, keys
+from mlnotes_site import build_figures, incremental, keys, notebooks
 
 MODULE = '''"""A module."""
 
@@ -44,9 +44,9 @@ def _project(root: Path) -> Path:
 def _figure_and_notebook_keys(root: Path, monkeypatch) -> tuple[str, str]:
     monkeypatch.setattr(build_figures, "ROOT", root)
     monkeypatch.setattr(build_figures, "PACKAGE", root / "mlnotes")
-    monkeypatch.setattr(apparatus, "_builder", lambda: build_figures)
+    monkeypatch.setattr(notebooks, "_builder", lambda: build_figures)
     figure = build_figures.cache_key(root / "scripts" / "figures" / "fig.py", versions="fixed")
-    notebook = apparatus._notebook_key(root / "docs" / "notebooks" / "nb.py")
+    notebook = notebooks._notebook_key(root / "docs" / "notebooks" / "nb.py")
     return figure, notebook
 
 

@@ -453,7 +453,7 @@ def test_a_misspelt_option_fails_the_strict_build(tmp_path, name):
 GOOD_OPTIONS = {
     "mlnotes-figures": {"jobs": 1},
     "mlnotes-assets": {},
-    "mlnotes-apparatus": {"notebook_cache": ".cache/nb"},
+    "mlnotes-notebooks": {"notebook_cache": ".cache/nb"},
     "mlnotes-citations": {"bib_file": "references.bib"},
     "mlnotes-equations": {"package": "mlnotes"},
     "mlnotes-incremental": {"global_inputs": ["docs"]},

@@ -52,7 +52,7 @@ PLUGINS = [
     "meta",
     "search",
     "mlnotes-assets",
-    "mlnotes-apparatus",
+    "mlnotes-notebooks",
     {"mlnotes-citations": {"bib_file": "references.bib"}},
     "mlnotes-equations",
     "mlnotes-incremental",

@@ -1,6 +1,6 @@
 // Instant navigation and instant previews wherever the site is served (Material's
 // `navigation.instant`, and the `data-preview` links: material.extensions.preview and
-// the apparatus hook).
+// javascripts/apparatus.js).
 //
 // Material navigates instantly to, and previews, only a link listed in sitemap.xml, whose
 // URLs are built from `site_url`; it moves them onto the protocol and host name of the

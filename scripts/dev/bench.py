@@ -127,7 +127,7 @@ def build(tree: Path) -> dict:
         "seconds": round(time.perf_counter() - start, 2),
         "returncode": proc.returncode,
         "figures": sorted(figures.get("built", [])),
-        # executed by the build (scripts/mlnotes_site/apparatus.py's log line); mkdocs-jupyter's own
+        # executed by the build (scripts/mlnotes_site/notebooks.py's log line); mkdocs-jupyter's own
         # "Cache miss" says only that the executed notebook's bytes changed
         "notebooks": sorted(set(re.findall(r"notebook ([\w.-]+)\.py: executed", log))),
         "log_tail": log[-3000:] if proc.returncode else "",

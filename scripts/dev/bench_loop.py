@@ -81,7 +81,7 @@ def scratch_copy(
     (dest / ".venv").symlink_to((source / ".venv").resolve())
     (dest / "node_modules").symlink_to((node_modules or source / "node_modules").resolve())
     if seed_figures:
-        for sub in (".cache/figures", "docs/figures", ".cache/apparatus"):
+        for sub in (".cache/figures", "docs/figures", ".cache/notebooks"):
             if (source / sub).is_dir():
                 shutil.copytree(source / sub, dest / sub)
     return dest

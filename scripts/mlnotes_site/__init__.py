@@ -6,7 +6,7 @@ configured under `plugins:` in mkdocs.yml; README: Layout lists their options):
 - `mlnotes-figures` (figures.py): the figures, drawn by build_figures.py before each build;
 - `mlnotes-assets` (assets.py): self-hosted MathJax, the offline copy's search shim, the
   offline zip and the PDF, the feed's image, notebook pages' links;
-- `mlnotes-apparatus` (apparatus.py): notebooks executed in both figure styles;
+- `mlnotes-notebooks` (notebooks.py): notebooks executed in both figure styles;
 - `mlnotes-citations` (citations.py): `[@key]` citations and References lists, from the
   bib file (pybtex), as a Markdown extension;
 - `mlnotes-equations` (equations.py, templates/): equation <-> code links (a Griffe

@@ -7,7 +7,7 @@ the offline download link are in overrides/main.html.
 - on_config: give the feed its channel image and, offline, the iframe-worker polyfill
   (below); resolve mkdocs-jupyter's cache folder against the project. Its cache needs
   no help: it is keyed on the bytes of the notebook it renders, which is the copy
-  mlnotes-apparatus executed (re-executed when the notebook or the code of an `mlnotes`
+  mlnotes-notebooks executed (re-executed when the notebook or the code of an `mlnotes`
   module it imports changes).
 - on_files: serve MathJax 4 and its font from `node_modules/` as `javascripts/mathjax/` (no CDN),
   `mlnotes-offline.zip` (made by `make offline`) and `mlnotes.pdf` (made by `make pdf`)
@@ -224,7 +224,7 @@ class AssetsPlugin(BasePlugin[AssetsConfig]):
         # `mkdocs serve` keeps the config between builds
         config.extra.pop("offline_zip", None)
         config.extra.pop("book_pdf", None)
-        # the notebooks' downloads (notebooks/<name>.ipynb, executed) are apparatus.py's
+        # the notebooks' downloads (notebooks/<name>.ipynb, executed) are notebooks.py's
         for f in _mathjax_files(config):
             files.append(f)
         for f in _iframe_worker(config) + _offline_zip(config) + _book_pdf(config):

@@ -8,7 +8,7 @@ ways; this module keeps the served site equal to a clean build of the same sourc
   `pymdownx.snippets` (`--8<-- "scripts/figures/x.py"`), the `mlnotes` module a `::: mlnotes.x`
   block documents, and the functions whose docstrings name one of its equations
   (`Equation:` sections, scripts/mlnotes_site/equations.py: its "Computed by" lines). A notebook
-  page is the executed copy mlnotes-apparatus hands mkdocs-jupyter (executed again when
+  page is the executed copy mlnotes-notebooks hands mkdocs-jupyter (executed again when
   the notebook or `mlnotes` changes), so its bytes are its signature. The page's HTML is
   deleted, so MkDocs rebuilds it.
 - Equation numbers: an API page links "equation (N) of <page title>". When a re-rendered
@@ -204,7 +204,7 @@ def _scan(root: Path, file, computed_by: list, failed: dict | None = None) -> di
             (front.group(1) if front else ""),
             heading.group(0) if heading else "",
         )
-    else:  # a notebook: the executed .ipynb (apparatus), or the jupytext source
+    else:  # a notebook: the executed .ipynb (mlnotes-notebooks), or the jupytext source
         heading = _notebook_heading(text) if text.lstrip().startswith("{") else ""
         navkey = ("", heading)
     return {"sig": sig.hexdigest(), "navkey": navkey, "autodoc": AUTODOC.findall(text)}

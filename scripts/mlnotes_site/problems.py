@@ -7,7 +7,7 @@ in a banner naming the file (or key), the line and the message:
 
 - a figure script that raises (scripts/mlnotes_site/build_figures.py deletes its old SVGs, so no
   stale figure is served): every page that shows the figure;
-- a notebook cell that raises (scripts/mlnotes_site/apparatus.py): the notebook's page, shown
+- a notebook cell that raises (scripts/mlnotes_site/notebooks.py): the notebook's page, shown
   from its source, unexecuted, with no download;
 - a syntax error in an `mlnotes` module: its API page (the `:::` block is replaced by the
   error; mkdocstrings would otherwise stop the build), and through the two above every

@@ -1,4 +1,4 @@
-r"""The `mlnotes-apparatus` plugin (mkdocs.yml `plugins:`): notebooks executed in both figure styles.
+r"""The `mlnotes-notebooks` plugin (mkdocs.yml `plugins:`): notebooks executed in both figure styles.
 
 (Citations are the `mlnotes-citations` plugin's, scripts/mlnotes_site/citations.py; equation
 <-> code links the `mlnotes-equations` plugin's, scripts/mlnotes_site/equations.py.)
@@ -7,7 +7,7 @@ Notebooks that follow the theme
 -------------------------------
 With mkdocs-jupyter's `execute: false`, the plugin executes each `docs/notebooks/*.py`
 itself, twice (nbclient), under `mlnotes.plotting.style("light")` and `style("dark")`,
-caches the result in `.cache/apparatus/notebooks/` (the `notebook_cache` option; keyed on
+caches the result in `.cache/notebooks/` (the `notebook_cache` option; keyed on
 the notebook, the `mlnotes` files it imported when it last ran and the plugin's notebook
 format), and hands mkdocs-jupyter a notebook whose plot
 outputs hold both images (`#only-light` / `#only-dark`, switched with the palette as
@@ -17,8 +17,8 @@ notebook with its (light) outputs.
 Options
 -------
     plugins:
-      - mlnotes-apparatus:
-          notebook_cache: .cache/apparatus/notebooks   # relative to mkdocs.yml
+      - mlnotes-notebooks:
+          notebook_cache: .cache/notebooks   # relative to mkdocs.yml
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ from mkdocs.plugins import BasePlugin, get_plugin_logger
 
 from mlnotes_site import project_path
 
-log = get_plugin_logger("apparatus")
+log = get_plugin_logger("notebooks")
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -43,7 +43,7 @@ ROOT = Path(__file__).resolve().parents[2]
 # ---------------------------------------------------------------------------------------
 
 NOTEBOOKS = "notebooks/"
-NOTEBOOK_CACHE = ROOT / ".cache" / "apparatus" / "notebooks"
+NOTEBOOK_CACHE = ROOT / ".cache" / "notebooks"
 # Run before the notebook's first cell, then removed: the figures are drawn under the
 # site's figure style (mlnotes.plotting), once per theme.
 SETUP_CELL = """\
@@ -268,12 +268,12 @@ def themed_notebooks(files, config, serve: bool = False, cache: Path = NOTEBOOK_
 # ---------------------------------------------------------------------------------------
 
 
-class ApparatusConfig(base.Config):
-    notebook_cache = c.Type(str, default=".cache/apparatus/notebooks")
+class NotebooksConfig(base.Config):
+    notebook_cache = c.Type(str, default=".cache/notebooks")
     """Where the executed notebooks are kept, relative to mkdocs.yml."""
 
 
-class ApparatusPlugin(BasePlugin[ApparatusConfig]):
+class NotebooksPlugin(BasePlugin[NotebooksConfig]):
     """Notebooks in both figure styles."""
 
     def __init__(self):
