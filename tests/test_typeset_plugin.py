@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 import subprocess
 import sys
 import textwrap
@@ -43,6 +44,16 @@ class FakeTypesetter:
                 for i, it in enumerate(items)
             ],
             "css": CSS,
+        }
+
+    def find(self, elements):
+        # typeset.mjs's FIND, for $...$ only
+        return {
+            "find": [
+                re.sub(r"\$([^$]+)\$", r'<span class="arithmatex">\\(\1\\)</span>', e)
+                for e in elements
+            ],
+            "errors": [],
         }
 
     def close(self):
@@ -95,6 +106,27 @@ def test_a_page_is_typeset_with_its_stylesheet_in_the_article(plugin, caplog):
     [warning] = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
     assert "notes/x.md: TeX error in inline math" in warning
     assert "fracc" in warning
+
+
+NOTEBOOK_PAGE = (
+    "<html><head><title>t</title></head><body>"
+    '<article class="md-content__inner md-typeset"><div class="jp-Cell">'
+    '<div class="jp-RenderedHTMLCommon jp-RenderedMarkdown jp-MarkdownOutput"><p>$x$ and $y$</p></div>'
+    '<div class="jp-InputArea"><pre>$z$</pre></div>'
+    "</div></article></body></html>"
+)
+
+
+def test_a_notebook_page_is_typeset_too(plugin):
+    """A notebook page's $...$ (its markdown cells) is put in arithmatex wrappers by
+    typeset.mjs (a fake here: tests/test_typeset.py has the real one), then typeset."""
+    p, config = plugin
+    out = p.on_post_page(
+        NOTEBOOK_PAGE, page=page("notebooks/x.py", "notebooks/x/index.html"), config=config
+    )
+    assert out.count("<mjx-container>") == 2 and "$x$" not in out
+    assert "<pre>$z$</pre>" in out  # not a notebook cell's text
+    assert out.count("mlnotes-math-styles") == 1
 
 
 def test_a_page_without_math_is_unchanged(plugin):

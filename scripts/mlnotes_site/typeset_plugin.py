@@ -17,9 +17,11 @@ under `mkdocs serve` it lives as long as the server. After a build that is not a
 the process stops and, after a whole build (not `--dirty`), the cache files the build did
 not use are deleted.
 
-The notebook pages (mkdocs-jupyter: `$...$` in their markdown cells, no arithmatex)
-keep MathJax in the browser: overrides/main.html loads it on those pages, and on every
-page when this plugin is disabled (`config.extra.mlnotes_typeset` tells it).
+The notebook pages (mkdocs-jupyter: `$...$` in their markdown cells, no arithmatex) are
+typeset too: typeset.mjs finds their math as MathJax found it in the browser, puts it in
+arithmatex wrappers (typeset.wrap_notebook_math, cached as the pages are), and the page is
+then typeset as any other. No page loads MathJax, except when this plugin is disabled:
+overrides/main.html then loads it on every page (`config.extra.mlnotes_typeset` tells it).
 
 Options:
 
@@ -40,7 +42,14 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, get_plugin_logger
 
 from mlnotes_site import project_path
-from mlnotes_site.typeset import SITE_FONT_DIR, Typesetter, stylesheet, typeset_html
+from mlnotes_site.typeset import (
+    SITE_FONT_DIR,
+    Typesetter,
+    notebook_elements,
+    stylesheet,
+    typeset_html,
+    wrap_notebook_math,
+)
 
 log = get_plugin_logger("typeset")
 
@@ -90,7 +99,16 @@ class TypesetPlugin(BasePlugin[TypesetConfig]):
         return config
 
     def on_post_page(self, output: str, page, config):
-        if not self.config.enabled or "arithmatex" not in output:
+        if not self.config.enabled:
+            return output
+        if notebook_elements(output):  # a notebook page: its $...$ in arithmatex wrappers
+            try:
+                output, errors = wrap_notebook_math(output, self.typesetter.find)
+            except RuntimeError as err:
+                raise PluginError(f"{page.file.src_uri}: {err}") from err
+            for error in errors:
+                log.warning(f"{page.file.src_uri}: {error}")
+        if "arithmatex" not in output:
             return output
         css = []
 
