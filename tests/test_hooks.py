@@ -162,7 +162,6 @@ SITE_PLUGINS = {
     "mlnotes-assets": None,
     "mlnotes-apparatus": "bib_file",
     "mlnotes-incremental": "global_inputs",
-    "mlnotes-tex": "cache",
     "mlnotes-typeset": "cache",
     "mlnotes-problems": None,
 }

@@ -19,18 +19,19 @@ from test_hooks import SITE_PLUGINS
 
 
 # ---------------------------------------------------------------------------------------
-# mlnotes-tex
+# mlnotes-typeset: the site's TeX check too (a TeX error is a warning naming the page and
+# the expression: the strict build fails)
 # ---------------------------------------------------------------------------------------
 
 
-def test_tex_a_broken_fraction_fails_the_strict_build_naming_the_page(tmp_path):
+def test_typeset_a_broken_fraction_fails_the_strict_build_naming_the_page(tmp_path):
     tree = tiny.project(
         tmp_path,
         {
             "docs/index.md": "# Home\n\nFine: $\\frac{a}{b}$.\n",
             "docs/broken.md": "# Broken\n\nA slip:\n\n$$\n\\frac{a}{b\n$$\n",
         },
-        plugins=["mlnotes-tex"],
+        plugins=["mlnotes-typeset"],
     )
     built = tiny.build(tree)
     assert built.returncode != 0
@@ -39,27 +40,57 @@ def test_tex_a_broken_fraction_fails_the_strict_build_naming_the_page(tmp_path):
     assert "index.md" not in warning
 
 
-def test_tex_checks_display_math_after_apparatus_numbered_it(tmp_path):
+def test_typeset_checks_display_math_after_apparatus_numbered_it(tmp_path):
     """As on the site: mlnotes-apparatus runs first and adds attributes to each display
-    block (`data-eqn-start`); the checker still finds the expression in it."""
+    block (`data-eqn-start`); the typesetter still finds the expression in it."""
     tree = tiny.project(
         tmp_path,
         {
             "docs/index.md": "# Home\n\nA slip:\n\n$$\n\\frac{a}{b\n$$\n",
             "docs/references.bib": tiny.BIB,
         },
-        plugins=[{"mlnotes-apparatus": {"bib_file": "references.bib"}}, "mlnotes-tex"],
+        plugins=[{"mlnotes-apparatus": {"bib_file": "references.bib"}}, "mlnotes-typeset"],
     )
     built = tiny.build(tree)
     assert built.returncode != 0
     assert any(
         "index.md: TeX error in display math" in w and w.startswith("WARNING")
         for w in built.warnings
-        if "tex" in w.lower()
     ), built.stderr
 
 
-def test_tex_good_expressions_pass_and_are_cached_next_to_mkdocs_yml(tmp_path):
+def test_typeset_a_tex_error_in_a_docstring_names_the_api_page(tmp_path):
+    """A docstring's math (mkdocstrings, as the API reference): its error names the page,
+    the function (its heading's id) and the expression."""
+    tree = tiny.project(
+        tmp_path,
+        {
+            "docs/index.md": "# API\n\n::: tinymod.area\n",
+            "tinymod.py": (
+                'def area(r):\n    r"""The area, $\\pi r^2$, of a disc; not $\\fracc{1}{r}$."""\n'
+                "    return 3.14159 * r * r\n"
+            ),
+        },
+        plugins=[
+            {
+                "mkdocstrings": {
+                    "handlers": {
+                        # as the site's: the function under a heading of its own
+                        "python": {"paths": ["."], "options": {"show_root_heading": True}}
+                    }
+                }
+            },
+            "mlnotes-typeset",
+        ],
+    )
+    built = tiny.build(tree)
+    assert built.returncode != 0
+    [warning] = [w for w in built.warnings if "TeX error" in w]
+    assert "index.md: TeX error in inline math '\\\\fracc{1}{r}'" in warning, built.stderr
+    assert warning.endswith("(section #tinymod.area)"), warning
+
+
+def test_typeset_good_expressions_pass_and_are_cached_next_to_mkdocs_yml(tmp_path):
     tree = tiny.project(
         tmp_path,
         {
@@ -68,13 +99,14 @@ def test_tex_good_expressions_pass_and_are_cached_next_to_mkdocs_yml(tmp_path):
                 "$$\n\\begin{aligned} x &= \\sum_{i=1}^n i \\\\ y &= \\sqrt{x}\\end{aligned}\n$$\n"
             )
         },
-        plugins=["mlnotes-tex"],
+        plugins=["mlnotes-typeset"],
     )
     built = tiny.build(tree)
     assert built.returncode == 0, built.stderr
     assert built.warnings == []
+    assert built.text("index.html").count("<mjx-container") == 2
     # the cache option's default is relative to mkdocs.yml, not to the repository
-    assert (tree / ".cache" / "tex" / "checked.json").is_file()
+    assert len(list((tree / ".cache" / "typeset").glob("*.json.gz"))) == 1
 
 
 # ---------------------------------------------------------------------------------------
@@ -182,7 +214,6 @@ GOOD_OPTIONS = {
     "mlnotes-assets": {},
     "mlnotes-apparatus": {"bib_file": "references.bib"},
     "mlnotes-incremental": {"global_inputs": ["docs"]},
-    "mlnotes-tex": {"cache": ".cache/tex.json"},
     "mlnotes-typeset": {"cache": ".cache/ts"},
     "mlnotes-problems": {},
 }

@@ -47,7 +47,6 @@ PLUGINS = [
     "mlnotes-assets",
     {"mlnotes-apparatus": {"bib_file": "references.bib"}},
     "mlnotes-incremental",
-    "mlnotes-tex",
     "mlnotes-typeset",
     "mlnotes-problems",
 ]

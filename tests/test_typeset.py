@@ -285,3 +285,20 @@ def test_a_page_without_notebook_cells_is_unchanged():
         raise AssertionError("no Node for a page without notebook cells")
 
     assert wrap_notebook_math(PAGE, find) == (PAGE, [])
+
+
+def test_the_sites_tex_passes_and_tex_errors_are_found(typesetter):
+    """The site's only TeX check (mlnotes-typeset): what its pages use passes (autoloaded
+    packages: \\cancel; AMS environments), slips are errors."""
+    good = [
+        (r"\frac{a}{b}", False),
+        (r"\begin{equation} x \label{eq:a} \end{equation}", True),
+        (r"\mathbb{R}^{d} \boldsymbol{x} \operatorname{Var} \cancel{x} \eqref{eq:a}", False),
+        (r"\begin{pmatrix} 1 \\ 2 \end{pmatrix} \underbrace{a}_{b} \text{ok}", True),
+    ]
+    bad = [(r"\fracc{a}{b}", False), ("x^{2", False), (r"\begin{align} a \end{aligned}", True)]
+    answer = typesetter([{"tex": tex, "display": display} for tex, display in good + bad])
+    errors = [item["error"] for item in answer["items"]]
+    assert errors[: len(good)] == [None] * len(good)
+    assert all(errors[len(good) :]), errors
+    assert "fracc" in errors[len(good)]

@@ -2,7 +2,7 @@
 HTML gets its math typeset, the math stylesheet at the start of its article with font URLs
 relative to the page, each TeX error a warning naming the page; the cache is pruned after
 a build, not under `mkdocs serve`. A fake typesetter stands in for Node here (the real one:
-tests/test_typeset.py; the built site: tests/test_reader.py, test_tex.py)."""
+tests/test_typeset.py; the built site: tests/test_reader.py; tiny projects: tests/test_plugins_tiny.py)."""
 
 from __future__ import annotations
 
@@ -22,7 +22,8 @@ from mlnotes_site.typeset_plugin import TypesetPlugin, font_url
 PAGE = (
     "<html><head><title>t</title></head><body>"
     '<article class="md-content__inner md-typeset"><h1>T</h1>'
-    r'<p><span class="arithmatex">\(x\)</span> and <span class="arithmatex">\(\fracc{a}\)</span></p>'
+    r'<p><span class="arithmatex">\(x\)</span></p><h2 id="x-heading">X</h2>'
+    r'<p><span class="arithmatex">\(\fracc{a}\)</span></p>'
     "</article></body></html>"
 )
 CSS = '@font-face { src: url("@mathjax/mathjax-newcm-font/chtml/woff2/a.woff2") }'
@@ -106,6 +107,7 @@ def test_a_page_is_typeset_with_its_stylesheet_in_the_article(plugin, caplog):
     [warning] = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
     assert "notes/x.md: TeX error in inline math" in warning
     assert "fracc" in warning
+    assert warning.endswith("(section #x-heading)")  # the heading before it
 
 
 NOTEBOOK_PAGE = (

@@ -17,8 +17,8 @@
 // The TeX configuration is the pages' (every package the browser's tex-chtml.js can
 // autoload, AMS numbering); an error is reported (formatError records it, and the
 // expression is typeset as its TeX source in an merror so that the page still reads),
-// `noundefined` is left out so that an undefined macro is an error, as in
-// scripts/mlnotes_site/tex_check.mjs.
+// `noundefined` is left out so that an undefined macro is an error (the build's warning,
+// scripts/mlnotes_site/typeset_plugin.py: the site's only TeX check).
 //
 // Output: argv[2] is "chtml" (the default: the site's choice, by measurement: its markup is
 // 5-6 times smaller gzipped than SVG's with the glyph paths in each expression, and its

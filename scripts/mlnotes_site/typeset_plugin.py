@@ -11,7 +11,9 @@ The stylesheet a page's math needs goes at the start of the page's <article>, no
 <head> elements the previous page did not have. Its font URLs are relative to the page
 (the font is served at javascripts/mathjax/fonts/ by mlnotes-assets).
 
-Each TeX error is a warning naming the page and the expression (a strict build fails).
+Each TeX error is a warning naming the page, the section (the id of the heading before it:
+on an API page, the function's) and the expression (a strict build fails). It is the
+site's only TeX check.
 One Typesetter (one Node process, started only for a page not in the cache) per build;
 under `mkdocs serve` it lives as long as the server. After a build that is not a serve,
 the process stops and, after a whole build (not `--dirty`), the cache files the build did
@@ -27,12 +29,13 @@ Options:
 
     plugins:
       - mlnotes-typeset:
-          enabled: true           # false: no build-time math, MathJax on every page
+          enabled: true           # false: MathJax on every page, and no TeX error reported
           cache: .cache/typeset   # one file per page's math, relative to mkdocs.yml
 """
 
 from __future__ import annotations
 
+import bisect
 import posixpath
 import re
 
@@ -43,6 +46,7 @@ from mkdocs.plugins import BasePlugin, get_plugin_logger
 
 from mlnotes_site import project_path
 from mlnotes_site.typeset import (
+    MATH,
     SITE_FONT_DIR,
     Typesetter,
     notebook_elements,
@@ -56,6 +60,21 @@ log = get_plugin_logger("typeset")
 ARTICLE = re.compile(r'(<article class="md-content__inner[^"]*"[^>]*>)')
 
 
+HEADING = re.compile(r'<h[1-6][^>]*\sid="([^"]+)"')
+
+
+def sections(page_html: str) -> list[str | None]:
+    """For each arithmatex expression of the page, in order, the id of the last heading
+    before it (on an API page, the function's or class's), or None."""
+    headings = [(m.start(), m.group(1)) for m in HEADING.finditer(page_html)]
+    starts = [start for start, _ in headings]
+    found = []
+    for m in MATH.finditer(page_html):
+        i = bisect.bisect(starts, m.start())
+        found.append(headings[i - 1][1] if i else None)
+    return found
+
+
 def font_url(dest_uri: str) -> str:
     """The served mathjax-newcm-font/ folder relative to the page written at `dest_uri`
     (blog/x/index.html, notes/cnn.html offline), ending in /."""
@@ -64,7 +83,8 @@ def font_url(dest_uri: str) -> str:
 
 class TypesetConfig(base.Config):
     enabled = c.Type(bool, default=True)
-    """Typeset the pages' math at build time (false: MathJax typesets it in the browser)."""
+    """Typeset the pages' math at build time (false: MathJax typesets it in the browser, and
+    nothing reports a TeX error: this plugin is the site's only TeX check)."""
     cache = c.Type(str, default=".cache/typeset")
     """The typeset pages' math, one file per page, relative to mkdocs.yml's folder."""
 
@@ -120,9 +140,11 @@ class TypesetPlugin(BasePlugin[TypesetConfig]):
             css.append(answer["css"])
             return {"items": answer["items"], "css": ""}  # the stylesheet goes in the article
 
+        where = sections(output)
         output, errors = typeset_html(output, render)
         for error in errors:
-            log.warning(f"{page.file.src_uri}: {error}")
+            section = f" (section #{where[error.index]})" if where[error.index] else ""
+            log.warning(f"{page.file.src_uri}: {error}{section}")
         if css:
             style = stylesheet(css[0], font_url(page.file.dest_uri))
             output, n = ARTICLE.subn(lambda m: m.group(1) + style, output, count=1)
