@@ -231,3 +231,24 @@ def test_a_correctly_spelt_option_builds(tmp_path, name):
     built = tiny.build(tree)
     assert built.returncode == 0, built.stderr[-3000:]
     assert built.warnings == []
+
+
+def test_typeset_math_in_a_heading_is_text_in_the_toc_and_the_search_index(tmp_path):
+    """Material writes the headings into the table of contents and the search index as
+    text: their math shows there as readable text, not as TeX."""
+    tree = tiny.project(
+        tmp_path,
+        {"docs/index.md": "# Home\n\n## Sizes for $n = 16$\n\nThe size $\\frac{n}{s}$.\n"},
+        plugins=["search", "mlnotes-typeset"],
+    )
+    built = tiny.build(tree)
+    assert built.returncode == 0, built.stderr
+    page = built.text("index.html")
+    toc = re.findall(r'<a [^>]*class="md-nav__link"[^>]*>(.*?)</a>', page, re.S)
+    assert any("Sizes for n = 16" in link for link in toc), toc
+    assert not any("\\(" in link or "$" in link for link in toc), toc
+    index = built.text("search/search_index.json")
+    assert "Sizes for n = 16" in index and "The size n/s." in index, index
+    assert "\\\\(" not in index and "$" not in index, index
+    # the page itself: the heading's math typeset
+    assert re.search(r'<h2 id="[^"]*">Sizes for <span class="arithmatex"><mjx-container', page)

@@ -12,6 +12,8 @@ from mlnotes_site.typeset import (
     Typesetter,
     expressions,
     notebook_elements,
+    readable,
+    readable_math,
     typeset_html,
     wrap_notebook_math,
 )
@@ -302,3 +304,24 @@ def test_the_sites_tex_passes_and_tex_errors_are_found(typesetter):
     assert errors[: len(good)] == [None] * len(good)
     assert all(errors[len(good) :]), errors
     assert "fracc" in errors[len(good)]
+
+
+@pytest.mark.parametrize(
+    "tex, text",
+    [
+        ("n = 16", "n = 16"),
+        (r"\left\lfloor \frac{n + 2p - k}{s} \right\rfloor + 1", "⌊ (n + 2p - k)/s ⌋ + 1"),
+        (r"\omega_i = 10000^{-2i/d}", "ω_i = 10000^(-2i/d)"),
+        (r"\mathbf{Q}^\top\mathbf{Q} = \mathbf{I}", "Q^⊤Q = I"),
+        (r"\operatorname{Var}(X) \le \sigma^{2}", "Var(X) ≤ σ^2"),
+        (r"\sqrt{d}, \frac{1}{2}, \{a, b\}", "√d, 1/2, {a, b}"),
+    ],
+)
+def test_readable_math_as_text(tex, text):
+    assert readable(tex) == text
+
+
+def test_readable_math_in_html_leaves_code_and_dollars_alone():
+    html = r"For \(x &lt; y\), <code>\(kept\)</code> and $5 or $6"
+    assert readable_math(html) == "For x &lt; y, <code>\\(kept\\)</code> and $5 or $6"
+    assert readable_math("Sizes ($n = 16$, $k = 3$)¶", dollars=True) == "Sizes (n = 16, k = 3)¶"

@@ -324,3 +324,139 @@ class Typesetter:
 
     def __exit__(self, *exc) -> None:
         self.close()
+
+
+# Math as text, where it cannot be typeset: the search index (titles and texts) and the
+# table of contents (Material writes headings there as text). `readable` turns TeX into
+# what a reader would type: `n = 16`, `⌊ (n + 2p - k)/s ⌋ + 1`, `ω_i = 10000^(-2i/d)`.
+_SYMBOLS = {
+    **{
+        name: chr(0x3B1 + i)
+        for i, name in enumerate(
+            "alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron "
+            "pi rho varsigma sigma tau upsilon phi chi psi omega".split()
+        )
+    },
+    **{
+        name: char
+        for name, char in zip(
+            "Gamma Delta Theta Lambda Xi Pi Sigma Phi Psi Omega".split(), "ΓΔΘΛΞΠΣΦΨΩ"
+        )
+    },
+    "varepsilon": "ε",
+    "vartheta": "ϑ",
+    "varphi": "φ",
+    "ell": "ℓ",
+    "infty": "∞",
+    "partial": "∂",
+    "nabla": "∇",
+    "sum": "∑",
+    "prod": "∏",
+    "int": "∫",
+    "le": "≤",
+    "leq": "≤",
+    "ge": "≥",
+    "geq": "≥",
+    "ne": "≠",
+    "neq": "≠",
+    "approx": "≈",
+    "sim": "∼",
+    "equiv": "≡",
+    "propto": "∝",
+    "cdot": "·",
+    "cdots": "⋯",
+    "ldots": "…",
+    "dots": "…",
+    "times": "×",
+    "pm": "±",
+    "mp": "∓",
+    "in": "∈",
+    "notin": "∉",
+    "subset": "⊂",
+    "subseteq": "⊆",
+    "cup": "∪",
+    "cap": "∩",
+    "to": "→",
+    "rightarrow": "→",
+    "leftarrow": "←",
+    "Rightarrow": "⇒",
+    "iff": "⇔",
+    "mapsto": "↦",
+    "forall": "∀",
+    "exists": "∃",
+    "lfloor": "⌊",
+    "rfloor": "⌋",
+    "lceil": "⌈",
+    "rceil": "⌉",
+    "langle": "⟨",
+    "rangle": "⟩",
+    "top": "⊤",
+    "|": "‖",
+    "{": "\ue000",  # a brace shown, not a group (restored at the end)
+    "}": "\ue001",
+    "%": "%",
+    "$": "$",
+    "_": "_",
+}
+_DROP = "left right big Big bigg Bigg displaystyle textstyle limits nolimits quad qquad".split()
+_GROUP = r"\{([^{}]*)\}"
+
+
+def readable(tex: str) -> str:
+    """TeX as plain text (Unicode symbols, a/b for a fraction, ^ and _ kept)."""
+    s = re.sub(r"\\[,;:!> ]|~", " ", tex.strip())
+    # the symbols first: a macro's name ends at the next non-letter, which must stay there
+    s = re.sub(
+        r"\\([A-Za-z]+|[|{}%$_])",
+        lambda m: "" if m.group(1) in _DROP else _SYMBOLS.get(m.group(1), m.group(0)),
+        s,
+    )
+    for _ in range(4):  # nested groups, innermost first
+        s = re.sub(
+            r"\\[dt]?frac\s*" + _GROUP + r"\s*" + _GROUP,
+            lambda m: f"{_paren(m.group(1))}/{_paren(m.group(2))}",
+            s,
+        )
+        s = re.sub(r"\\sqrt\s*" + _GROUP, lambda m: "√" + _paren(m.group(1)), s)
+        s = re.sub(
+            r"\\(?:mathbf|mathrm|mathit|mathcal|mathbb|boldsymbol|operatorname|text|textbf"
+            r"|textit|mathsf|vec|hat|bar|tilde|overline)\s*" + _GROUP,
+            r"\1",
+            s,
+        )
+        s = re.sub(r"([_^])" + _GROUP, lambda m: m.group(1) + _paren(m.group(2)), s)
+    s = re.sub(r"\\([A-Za-z]+)", r"\1", s)  # \sin, \log, ...: their names
+    s = s.replace("{", "").replace("}", "").replace("\ue000", "{").replace("\ue001", "}")
+    return re.sub(r"\s+", " ", s).strip()
+
+
+def _paren(group: str) -> str:
+    """A fraction's part, an exponent or a subscript: bare if one word, else in ( )."""
+    group = group.strip()
+    if re.fullmatch(r"[\w.]+|\(.*\)", group):
+        return group
+    return f"({group})"
+
+
+# TeX in text: arithmatex's \( \) and \[ \], and a notebook's $ and $$ (`dollars`)
+_TEX_IN_TEXT = re.compile(r"\\\((.+?)\\\)|\\\[(.+?)\\\]", re.S)
+_DOLLARS_IN_TEXT = re.compile(r"\$\$(.+?)\$\$|\$([^$]+?)\$", re.S)
+_CODE = re.compile(r"(<pre\b.*?</pre>|<code\b.*?</code>)", re.S)
+
+
+def readable_math(text: str, dollars: bool = False, escaped: bool = True) -> str:
+    """`text` (HTML, `escaped`, or plain text) with its math as `readable` text; code is
+    left alone. `dollars`: $...$ and $$...$$ are math too (a notebook page's)."""
+
+    def one(m: re.Match) -> str:
+        tex = next(g for g in m.groups() if g is not None)
+        if escaped:
+            return htmllib.escape(readable(htmllib.unescape(tex)), quote=False)
+        return readable(tex)
+
+    parts = _CODE.split(text) if escaped else [text]
+    for i in range(0, len(parts), 2):
+        parts[i] = _TEX_IN_TEXT.sub(one, parts[i])
+        if dollars:
+            parts[i] = _DOLLARS_IN_TEXT.sub(one, parts[i])
+    return "".join(parts)

@@ -11,6 +11,11 @@ The stylesheet a page's math needs goes at the start of the page's <article>, no
 <head> elements the previous page did not have. Its font URLs are relative to the page
 (the font is served at javascripts/mathjax/fonts/ by mlnotes-assets).
 
+Where Material writes a heading as text, its math becomes readable text
+(typeset.readable_math: `n = 16`, not `$n = 16$` or `\\(n = 16\\)`): the navigation's and
+the table of contents' links (on_post_page) and the search index's titles and texts
+(on_post_build, after the search plugin wrote it; a notebook page's $...$ too).
+
 Each TeX error is a warning naming the page, the section (the id of the heading before it:
 on an API page, the function's) and the expression (a strict build fails). It is the
 site's only TeX check.
@@ -36,8 +41,10 @@ Options:
 from __future__ import annotations
 
 import bisect
+import json
 import posixpath
 import re
+from pathlib import Path
 
 from mkdocs.config import base
 from mkdocs.config import config_options as c
@@ -50,6 +57,7 @@ from mlnotes_site.typeset import (
     SITE_FONT_DIR,
     Typesetter,
     notebook_elements,
+    readable_math,
     stylesheet,
     typeset_html,
     wrap_notebook_math,
@@ -58,6 +66,30 @@ from mlnotes_site.typeset import (
 log = get_plugin_logger("typeset")
 
 ARTICLE = re.compile(r'(<article class="md-content__inner[^"]*"[^>]*>)')
+
+
+# a link of Material's navigation or table of contents, and its content
+NAV_LINK = re.compile(r'(<(a|label)\b[^>]*\bclass="md-nav__link[^"]*"[^>]*>)(.*?)(</\2>)', re.S)
+
+
+def readable_search_index(site_dir: Path, notebook_urls: set[str]) -> None:
+    """The search index (Material's search plugin wrote it: its on_post_build runs first)
+    with its math as text: a result shows `n = 16`, not `\\(n = 16\\)` or `$n = 16$` (the
+    notebook pages' $...$), and a search for `n = 16` finds it."""
+    path = site_dir / "search" / "search_index.json"
+    if not path.is_file():
+        return
+    index = json.loads(path.read_text(encoding="utf-8"))
+    changed = False
+    for doc in index.get("docs", []):
+        dollars = doc.get("location", "").split("#")[0] in notebook_urls
+        for field in ("title", "text"):
+            if isinstance(doc.get(field), str):
+                new = readable_math(doc[field], dollars=dollars)
+                changed |= new != doc[field]
+                doc[field] = new
+    if changed:
+        path.write_text(json.dumps(index, separators=(",", ":")), encoding="utf-8")  # as Material
 
 
 HEADING = re.compile(r'<h[1-6][^>]*\sid="([^"]+)"')
@@ -96,6 +128,7 @@ class TypesetPlugin(BasePlugin[TypesetConfig]):
         self.typesetter: Typesetter | None = None
         self.serve = False
         self.dirty = False
+        self.notebook_urls: set[str] = set()  # the notebook pages, for the search index
 
     def on_startup(self, *, command, dirty):
         self.serve = command == "serve"
@@ -121,7 +154,16 @@ class TypesetPlugin(BasePlugin[TypesetConfig]):
     def on_post_page(self, output: str, page, config):
         if not self.config.enabled:
             return output
-        if notebook_elements(output):  # a notebook page: its $...$ in arithmatex wrappers
+        notebook = bool(notebook_elements(output))
+        if notebook:
+            self.notebook_urls.add(page.url)
+        # the table of contents and the navigation: math as text (Material writes the
+        # headings there as text: a notebook's $n = 16$ would show as such)
+        output = NAV_LINK.sub(
+            lambda m: m.group(1) + readable_math(m.group(3), dollars=notebook) + m.group(4),
+            output,
+        )
+        if notebook:  # a notebook page: its $...$ in arithmatex wrappers
             try:
                 output, errors = wrap_notebook_math(output, self.typesetter.find)
             except RuntimeError as err:
@@ -153,6 +195,8 @@ class TypesetPlugin(BasePlugin[TypesetConfig]):
         return output
 
     def on_post_build(self, config):
+        if self.config.enabled:
+            readable_search_index(Path(config.site_dir), self.notebook_urls)
         if self.typesetter is None or self.serve:
             return
         self.typesetter.close()
