@@ -15,6 +15,13 @@ expressions in order and answers with each one's markup and error, and the style
 need. `Typesetter` is such a `render`: one Node process (started only when a page is not in
 the cache), and a cache under `.cache/typeset/`, one file per page keyed on a hash of the
 page's ordered expressions, MathJax's package.json, typeset.mjs and the output format.
+
+A notebook page (mkdocs-jupyter) has no arithmatex wrappers: its markdown cells keep their
+`$...$` and `$$...$$`. `wrap_notebook_math(html, typesetter.find)` puts that math in
+arithmatex wrappers first, found in Node by MathJax's own code as the browser found it
+(typeset.mjs, FIND), cached like a page; `typeset_html` then typesets the page.
+`readable_math` turns math into plain text where it cannot be typeset (the search index,
+the table of contents).
 """
 
 from __future__ import annotations

@@ -19,6 +19,7 @@ the table of contents' links (on_post_page) and the search index's titles and te
 Each TeX error is a warning naming the page, the section (the id of the heading before it:
 on an API page, the function's) and the expression (a strict build fails). It is the
 site's only TeX check.
+
 One Typesetter (one Node process, started only for a page not in the cache) per build;
 under `mkdocs serve` it lives as long as the server. After a build that is not a serve,
 the process stops and, after a whole build (not `--dirty`), the cache files the build did
