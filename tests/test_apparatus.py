@@ -1,4 +1,4 @@
-"""The study apparatus (scripts/mlnotes_site/apparatus.py, docs/javascripts/apparatus.js).
+"""The study apparatus (scripts/mlnotes_site/apparatus.py, equations.py, docs/javascripts/apparatus.js).
 
 - citations: `[@key, locator]` -> an author-year link to the page's References list,
   whose entry Material's footnote tooltip shows on hover; an unknown key fails the
@@ -24,7 +24,7 @@ import pytest
 
 from headless import set_scheme, wait_for_math
 
-from mlnotes_site import apparatus
+from mlnotes_site import apparatus, equations
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -47,8 +47,8 @@ def bib(tmp_path):
 
 
 def test_hook_doctests():
-    result = doctest.testmod(apparatus)
-    assert result.attempted >= 4 and result.failed == 0
+    results = [doctest.testmod(module) for module in (apparatus, equations)]
+    assert sum(r.attempted for r in results) >= 4 and sum(r.failed for r in results) == 0
 
 
 def test_citation_author_year_locator_and_list(bib):
@@ -98,22 +98,22 @@ def test_references_list_sorted_by_author_with_ids(bib):
 
 
 def test_docstring_equation_section_is_strict():
-    assert apparatus.docstring_equations(
+    assert equations.docstring_equations(
         "S.\n\nEquation:\n    notes/a.md#eq:x\n    notes/b.md#eq:y\n"
     ) == [
         ("notes/a.md", "eq:x"),
         ("notes/b.md", "eq:y"),
     ]
     with pytest.raises(ValueError, match="page.md#label"):
-        apparatus.docstring_equations("S.\n\nEquation:\n    the output size formula\n")
+        equations.docstring_equations("S.\n\nEquation:\n    the output size formula\n")
 
 
 def test_every_equation_named_in_mlnotes_exists():
-    refs = apparatus.collect_equation_refs(ROOT / "mlnotes")
+    refs = equations.collect_equation_refs(ROOT / "mlnotes")
     assert ("mlnotes.cnn.conv_output_size", "notes/cnn.md", "eq:cnn-output-size") in {
         (r.identifier, r.page, r.label) for r in refs
     }
-    assert apparatus.validate_equation_refs(refs, ROOT / "docs") == []
+    assert equations.validate_equation_refs(refs, ROOT / "docs") == []
 
 
 _POST, _PROB, _LA, _CNN = (
@@ -178,7 +178,7 @@ COMPUTED_EQUATIONS = {
 
 @pytest.mark.parametrize("function", sorted(COMPUTED_EQUATIONS))
 def test_every_function_that_computes_an_equation_names_it(function):
-    refs = apparatus.collect_equation_refs(ROOT / "mlnotes")
+    refs = equations.collect_equation_refs(ROOT / "mlnotes")
     named = {(r.page, r.label) for r in refs if r.identifier == function}
     assert named == COMPUTED_EQUATIONS[function], (
         f"{function}'s Equation: section names {sorted(named)}"
@@ -187,13 +187,13 @@ def test_every_function_that_computes_an_equation_names_it(function):
 
 def test_computed_by_line_goes_after_the_block_with_its_indent():
     md = "Text\n\n    $$\n    \\begin{equation} x \\label{eq:a} \\end{equation}\n    $$\nNext\n"
-    out = apparatus.add_computed_by(md, {"eq:a": ["pkg.mod.f"]})
+    out = equations.add_computed_by(md, {"eq:a": ["pkg.mod.f"]})
     lines = out.splitlines()
     i = lines.index("    $$", 3)
     assert lines[i + 1] == ""
     assert lines[i + 2] == "    Computed by [`f`][pkg.mod.f]"
     assert lines[i + 3] == "    {: .mlnotes-computed-by }"
-    assert apparatus.add_computed_by(md, {"eq:other": ["pkg.mod.f"]}) == md
+    assert equations.add_computed_by(md, {"eq:other": ["pkg.mod.f"]}) == md
 
 
 # --- strict builds of a scratch project -------------------------------------------------------
@@ -212,7 +212,7 @@ def scratch_build(
         textwrap.dedent(
             """\
             site_name: scratch
-            plugins: [search, mlnotes-apparatus]
+            plugins: [search, mlnotes-apparatus, mlnotes-equations]
             markdown_extensions:
               - pymdownx.arithmatex: {generic: true}
             """
@@ -595,7 +595,7 @@ def test_computed_by_line_in_an_admonition_is_one_paragraph():
 
     md = '!!! note "N"\n\n    $$\n    \\begin{equation} x \\label{eq:a} \\end{equation}\n    $$\n'
     html = markdown.markdown(
-        apparatus.add_computed_by(md, {"eq:a": ["pkg.mod.f"]}),
+        equations.add_computed_by(md, {"eq:a": ["pkg.mod.f"]}),
         extensions=["admonition", "attr_list", "md_in_html"],
     )
     assert '<p class="mlnotes-computed-by">Computed by' in html
@@ -614,3 +614,43 @@ def test_a_notebook_is_re_executed_only_for_the_mlnotes_modules_it_imports(monke
     monkeypatch.setattr(Path, "read_bytes", lambda self: read.append(self.name) or original(self))
     apparatus._notebook_key(notebook)
     assert set(read) == names | {"cnn.py"}
+
+
+NOTEBOOK = """\
+# %%
+import importlib
+
+cnn = importlib.import_module("mlnotes.cnn")  # an import no source scan sees
+print(cnn.conv_output_size(32, 3, stride=1, padding=1))
+"""
+
+
+# about 15 s: two Jupyter kernels run the notebook
+@pytest.mark.slow
+def test_a_notebook_is_keyed_on_what_it_imported_when_it_ran(tmp_path, monkeypatch):
+    """The kernel records the `mlnotes` files the notebook imported as it ran
+    (`<cache>/<name>.imports`), also through `importlib.import_module`; the key is made
+    of those, and the recording cell leaves no trace in the executed notebooks."""
+    import json
+
+    import nbformat
+
+    notebook = tmp_path / "nb.py"
+    notebook.write_text(NOTEBOOK)
+    cache = tmp_path / "cache"
+    page, download = apparatus.build_notebook(notebook, cache)
+    recorded = json.loads((cache / "nb.imports").read_text())
+    assert {"__init__.py", "cnn.py", "plotting.py"} <= set(recorded)
+    assert "embeddings.py" not in recorded
+    assert "cnn.py" not in {p.name for p in apparatus._notebook_dependencies(notebook)}
+    assert (cache / "nb.key").read_text() == apparatus._notebook_key(notebook, recorded)
+    for written in (page, download):
+        nb = nbformat.read(written, as_version=4)
+        assert "mlnotes_imports" not in nb.metadata
+        assert [c.source for c in nb.cells if c.cell_type == "code"] == [
+            NOTEBOOK.split("\n", 1)[1].rstrip("\n")
+        ]
+        assert nb.cells[-1].outputs[0]["text"] == "32\n"
+    # the next build reads the record: a cache hit, nothing runs
+    monkeypatch.setattr(apparatus, "execute_notebook", lambda *a, **k: pytest.fail("ran again"))
+    assert apparatus.build_notebook(notebook, cache) == (page, download)

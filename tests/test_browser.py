@@ -1,6 +1,7 @@
-"""Browser smoke test: every built page, opened in headless Chromium.
+"""Browser smoke test: every built page, opened once in headless Chromium.
 
-A page fails on a console error, an uncaught exception, any request that leaves
+Each page is opened at a phone's width (360 px), checked there, then the window is widened
+to a desktop's (1280 px) and checked again, in the same visit. A page fails on a console error, an uncaught exception, any request that leaves
 localhost, a MathJax error or undefined macro, math left untypeset (raw `$$`, `\\frac`,
 `\\begin`), or an image that does not load. On a phone (360 px) and a desktop, no page
 scrolls sideways: long math breaks or scrolls in its own box.
@@ -80,27 +81,6 @@ def check_every_page(
     return failures
 
 
-def test_smoke_every_page(site, base_url, browser):
-    pages = site.pages()
-    assert len(pages) >= 10, pages
-
-    def check(page, path):
-        problems = []
-        red = page.evaluate(RED_MATH)
-        if red:
-            problems.append(f"undefined macros (red math): {red}")
-        leftover = page.evaluate(LEFTOVER_TEX)
-        if leftover:
-            problems.append(f"untypeset TeX in the text: {leftover}")
-        broken = page.evaluate(BROKEN_IMAGES)
-        if broken:
-            problems.append(f"images that did not load: {broken}")
-        return problems
-
-    failures = check_every_page(browser, base_url, pages, check)
-    assert not failures, "\n".join(f"{p}:\n  " + "\n  ".join(v) for p, v in failures.items())
-
-
 def mathjax_errors(page) -> list[str]:
     """The page's MathJax errors (red boxes), as one problem line, or none."""
     merrors = page.locator("mjx-merror").count()
@@ -133,27 +113,49 @@ WIDTH = """() => {
 }"""
 
 
-@pytest.mark.parametrize("width", [360, 1280])
-def test_no_page_scrolls_sideways(site, base_url, browser, width):
-    """At a phone's 360 px and on a desktop, no built page is wider than the window."""
+def smoke_problems(page) -> list[str]:
+    """Undefined macros (red math), TeX left untypeset, images that did not load."""
+    problems = []
+    red = page.evaluate(RED_MATH)
+    if red:
+        problems.append(f"undefined macros (red math): {red}")
+    leftover = page.evaluate(LEFTOVER_TEX)
+    if leftover:
+        problems.append(f"untypeset TeX in the text: {leftover}")
+    broken = page.evaluate(BROKEN_IMAGES)
+    if broken:
+        problems.append(f"images that did not load: {broken}")
+    return problems
+
+
+def width_problems(page, path: str, width: int) -> list[str]:
+    """The page wider than a `width` px window, in each palette (both for reading pages)."""
+    problems = []
+    for scheme in ("default", "slate") if path in CONTENT else ("default",):
+        set_scheme(page, scheme)
+        measured = page.evaluate(WIDTH)
+        if measured["scrollWidth"] > measured["innerWidth"] or measured["sticking"]:
+            problems.append(
+                f"[{scheme}] the page is {measured['scrollWidth']} px wide in a {width} px window: "
+                f"{measured['sticking']}"
+            )
+    set_scheme(page, "default")
+    return problems
+
+
+def test_every_page_in_one_visit(site, base_url, browser):
+    """Every built page, opened once: its smoke checks, and no sideways scroll at a phone's
+    360 px nor, the same page widened, at a desktop's 1280 px."""
     pages = site.pages()
     assert len(pages) >= 10, pages
 
     def check(page, path):
-        problems = []
-        for scheme in ("default", "slate") if path in CONTENT else ("default",):
-            set_scheme(page, scheme)
-            measured = page.evaluate(WIDTH)
-            if measured["scrollWidth"] > measured["innerWidth"] or measured["sticking"]:
-                problems.append(
-                    f"[{scheme}] the page is {measured['scrollWidth']} px wide in a {width} px window: "
-                    f"{measured['sticking']}"
-                )
-        return problems
+        problems = smoke_problems(page) + width_problems(page, path, 360)
+        page.set_viewport_size({"width": 1280, "height": 800})
+        page.wait_for_timeout(100)  # the resize's layout, and Material's resize handlers
+        return problems + width_problems(page, path, 1280)
 
     failures = check_every_page(
-        browser, base_url, pages, check, viewport={"width": width, "height": 800}
+        browser, base_url, pages, check, viewport={"width": 360, "height": 800}
     )
-    assert not failures, "\n".join(
-        f"{p} at {width} px:\n  " + "\n  ".join(v) for p, v in failures.items()
-    )
+    assert not failures, "\n".join(f"{p}:\n  " + "\n  ".join(v) for p, v in failures.items())

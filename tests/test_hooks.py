@@ -161,6 +161,7 @@ SITE_PLUGINS = {
     "mlnotes-figures": "jobs",
     "mlnotes-assets": None,
     "mlnotes-apparatus": "bib_file",
+    "mlnotes-equations": "package",
     "mlnotes-incremental": "global_inputs",
     "mlnotes-typeset": "cache",
     "mlnotes-problems": None,
@@ -182,23 +183,24 @@ def test_the_site_plugins_are_configured_in_order_after_the_others():
 
 
 def test_the_incremental_serve_checks_the_plugins_it_reads_when_it_starts():
-    """mlnotes-incremental reads the apparatus' equations and the problems' failed figures
-    through one adapter, which stops `make serve` at its first build, naming what is missing."""
+    """mlnotes-incremental reads mlnotes-equations' references and numbers and the problems'
+    failed figures through one adapter, which stops `make serve` at its first build, naming
+    what is missing."""
     from types import SimpleNamespace
 
     from mkdocs.exceptions import PluginError
 
-    from mlnotes_site import incremental, problems
+    from mlnotes_site import equations, incremental, problems
 
     config = SimpleNamespace(plugins={"mlnotes-problems": problems.ProblemsPlugin()})
     serve = incremental.IncrementalPlugin()
     serve.on_startup(command="serve", dirty=True)
-    with pytest.raises(PluginError, match="reads mlnotes-apparatus .*is not configured"):
+    with pytest.raises(PluginError, match="reads mlnotes-equations .*is not configured"):
         serve.on_config(config)
-    config.plugins["mlnotes-apparatus"] = object()
-    with pytest.raises(PluginError, match="mlnotes-apparatus .*has no refs, numbers"):
+    config.plugins["mlnotes-equations"] = object()
+    with pytest.raises(PluginError, match="mlnotes-equations .*has no refs, numbers"):
         serve.on_config(config)
-    site = config.plugins["mlnotes-apparatus"] = apparatus.ApparatusPlugin()
+    site = config.plugins["mlnotes-equations"] = equations.EquationsPlugin()
     serve.on_config(config)
     assert serve.peers.equation_refs() == [] and serve.peers.failed_figures() == {}
     assert serve.peers.numbers() is site.numbers  # written into: the kept pages' numbers

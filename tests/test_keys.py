@@ -342,3 +342,37 @@ def test_a_pages_serve_key_follows_the_failures_of_the_figures_it_shows(tmp_path
     assert incremental._scan(tmp_path, page, [], {"y": ["line 3: ValueError"]})["sig"] == clean
     with pytest.raises(TypeError, match="not bytes or str"):
         keys.Key("k").add("a list", ["x"])
+
+
+def test_a_file_spelt_two_ways_has_one_name(tmp_path):
+    """`docs/../mlnotes/x.py` and `mlnotes/x.py` are one file: one name, one key."""
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "mlnotes").mkdir()
+    path = tmp_path / "mlnotes" / "x.py"
+    path.write_text("X = 1\n")
+    detour = tmp_path / "docs" / ".." / "mlnotes" / "x.py"
+    assert keys.relative_name(detour, tmp_path) == "mlnotes/x.py"
+    assert keys.relative_name(path, tmp_path / "docs" / "..") == "mlnotes/x.py"
+    assert (
+        keys.Key("k").file(detour, tmp_path).hexdigest()
+        == keys.Key("k").file(path, tmp_path).hexdigest()
+    )
+    with pytest.raises(ValueError, match="not under"):  # `..` cannot climb out of the project
+        keys.relative_name(tmp_path / "mlnotes" / ".." / ".." / "x.py", tmp_path)
+
+
+def test_an_import_recorder_can_be_uninstalled():
+    """`ImportRecorder` as a context manager: the import functions are its own inside, the
+    originals after, and what it recorded stays."""
+    import builtins
+    import importlib
+
+    before = builtins.__import__, importlib.import_module
+    with keys.ImportRecorder("mlnotes_no_such_package") as recorder:
+        assert builtins.__import__ is not before[0]
+        assert importlib.import_module is not before[1]
+        recorder.edges["x"] = {"mlnotes_no_such_package.y"}
+    assert (builtins.__import__, importlib.import_module) == before
+    assert recorder.imported_by("x") == {"mlnotes_no_such_package.y"}
+    recorder.uninstall()  # twice is harmless
+    assert (builtins.__import__, importlib.import_module) == before

@@ -40,16 +40,13 @@ def test_typeset_a_broken_fraction_fails_the_strict_build_naming_the_page(tmp_pa
     assert "index.md" not in warning
 
 
-def test_typeset_checks_display_math_after_apparatus_numbered_it(tmp_path):
-    """As on the site: mlnotes-apparatus runs first and adds attributes to each display
+def test_typeset_checks_display_math_after_equations_numbered_it(tmp_path):
+    """As on the site: mlnotes-equations runs first and adds attributes to each display
     block (`data-eqn-start`); the typesetter still finds the expression in it."""
     tree = tiny.project(
         tmp_path,
-        {
-            "docs/index.md": "# Home\n\nA slip:\n\n$$\n\\frac{a}{b\n$$\n",
-            "docs/references.bib": tiny.BIB,
-        },
-        plugins=[{"mlnotes-apparatus": {"bib_file": "references.bib"}}, "mlnotes-typeset"],
+        {"docs/index.md": "# Home\n\nA slip:\n\n$$\n\\frac{a}{b\n$$\n"},
+        plugins=["mlnotes-equations", "mlnotes-typeset"],
     )
     built = tiny.build(tree)
     assert built.returncode != 0
@@ -171,6 +168,145 @@ def test_apparatus_code_and_link_labels_are_not_citations(tmp_path):
 
 
 # ---------------------------------------------------------------------------------------
+# mlnotes-equations (and its Griffe extension and mkdocstrings template)
+# ---------------------------------------------------------------------------------------
+
+# a package whose docstrings name equations of a page, as mlnotes' do
+TINY_PKG = {
+    "tinypkg/__init__.py": '"""A tiny package."""\n',
+    "tinypkg/mod.py": (
+        '"""A module."""\n\n\n'
+        "def area(r):\n"
+        '    """The area of a disc.\n\n'
+        "    Equation:\n"
+        "        notes.md#eq:area\n"
+        "        notes.md#eq:perimeter\n"
+        '    """\n'
+        "    return 3.14 * r * r\n\n\n"
+        "class Disc:\n"
+        '    """A disc."""\n\n'
+        "    def perimeter(self, r):\n"
+        '        """Its perimeter.\n\n'
+        "        Equations:\n"
+        "            notes.md#eq:perimeter\n"
+        '        """\n'
+        "        return 6.28 * r\n"
+    ),
+    "docs/index.md": "# Home\n",
+    "docs/notes.md": (
+        "# Tiny notes\n\n$$\n\\begin{equation} P = 2 \\pi r \\label{eq:perimeter} \\end{equation}\n$$\n\n"
+        "$$\n\\begin{equation} A = \\pi r^2 \\label{eq:area} \\end{equation}\n$$\n"
+    ),
+    "docs/api.md": "# API\n\n::: tinypkg.mod\n",
+}
+# the site's mkdocstrings settings: the extension, and the repository's template
+MKDOCSTRINGS = {
+    "mkdocstrings": {
+        "custom_templates": str(tiny.ROOT / "scripts" / "mlnotes_site" / "templates"),
+        "handlers": {
+            "python": {
+                "paths": ["."],
+                "options": {"extensions": ["mlnotes_site.equations:EquationsExtension"]},
+            }
+        },
+    }
+}
+
+
+def test_equations_the_griffe_extension_parses_the_section(tmp_path):
+    from mlnotes_site import equations
+
+    tiny.write(tmp_path, TINY_PKG)
+    package = equations.load_package(tmp_path / "tinypkg", "tinypkg")
+    area = package["mod.area"]
+    assert area.extra["mlnotes"]["equations"] == [
+        {"page": "notes.md", "label": "eq:area"},
+        {"page": "notes.md", "label": "eq:perimeter"},
+    ]
+    assert package["mod.Disc.perimeter"].extra["mlnotes"]["equations"] == [
+        {"page": "notes.md", "label": "eq:perimeter"}
+    ]
+    assert "mlnotes" not in package["mod.Disc"].extra  # no section, no data
+    refs = equations.collect_equation_refs(tmp_path / "tinypkg", "tinypkg")
+    assert [(r.identifier, r.label, r.source) for r in refs] == [
+        ("tinypkg.mod.area", "eq:area", "mod.py:4"),
+        ("tinypkg.mod.area", "eq:perimeter", "mod.py:4"),
+        ("tinypkg.mod.Disc.perimeter", "eq:perimeter", "mod.py:17"),
+    ]
+
+
+def test_equations_a_malformed_section_is_an_error_naming_the_function(tmp_path):
+    from mlnotes_site import equations
+
+    tiny.write(
+        tmp_path,
+        {
+            "tinypkg/__init__.py": "",
+            "tinypkg/mod.py": 'def f():\n    """F.\n\n    Equation:\n        the area formula\n    """\n',
+        },
+    )
+    f = equations.load_package(tmp_path / "tinypkg", "tinypkg")["mod.f"]
+    assert f.extra["mlnotes"]["equations"] == []
+    assert f.extra["mlnotes"]["equation_error"] == (
+        "tinypkg.mod.f (tinypkg/mod.py:1): an Equation: line must read 'page.md#label', "
+        "got 'the area formula'"
+    )
+    # and the strict build fails with it
+    tree = tiny.project(
+        tmp_path,
+        {"docs/index.md": "# Home\n"},
+        plugins=[{"mlnotes-equations": {"package": "tinypkg"}}],
+    )
+    built = tiny.build(tree)
+    assert built.returncode != 0
+    assert [w for w in built.warnings if "Equation" in w] == [
+        "WARNING -  equations: " + f.extra["mlnotes"]["equation_error"]
+    ], built.stderr
+
+
+def test_equations_link_both_ways_through_the_template(tmp_path):
+    """The API page links each equation its docstrings name, "equation (N) of <title>",
+    numbered as on its page; the equation's page links back to the function."""
+    tree = tiny.project(
+        tmp_path,
+        TINY_PKG,
+        plugins=[MKDOCSTRINGS, {"mlnotes-equations": {"package": "tinypkg"}}],
+    )
+    built = tiny.build(tree)
+    assert built.returncode == 0, built.stderr[-3000:]
+    api = built.text("api/index.html")
+    links = re.findall(r'<a class="mlnotes-equation-link"[^>]*>[^<]*</a>', api)
+    # (mkdocstrings' default order of members: alphabetical, Disc before area)
+    assert links == [
+        '<a class="mlnotes-equation-link" data-preview href="../notes/#eq:perimeter">equation (1) of Tiny notes</a>',
+        '<a class="mlnotes-equation-link" data-preview href="../notes/#eq:area">equation (2) of Tiny notes</a>',
+        '<a class="mlnotes-equation-link" data-preview href="../notes/#eq:perimeter">equation (1) of Tiny notes</a>',
+    ], links
+    assert "data-mlnotes-equation" not in api  # every placeholder filled
+    notes = built.text("notes/index.html")
+    assert re.search(
+        r'<div class="mlnotes-equation" id="eq:perimeter">.*?Computed by <a [^>]*href="../api/#tinypkg.mod.area".*?'
+        r'href="../api/#tinypkg.mod.Disc.perimeter"',
+        notes,
+        re.S,
+    ), notes
+
+
+def test_equations_an_unknown_label_fails_the_strict_build_naming_the_function(tmp_path):
+    tree = tiny.project(
+        tmp_path,
+        {**TINY_PKG, "docs/notes.md": "# Tiny notes\n\n$$\nx \\label{eq:area}\n$$\n"},
+        plugins=[MKDOCSTRINGS, {"mlnotes-equations": {"package": "tinypkg"}}],
+    )
+    built = tiny.build(tree)
+    assert built.returncode != 0
+    assert (
+        "WARNING -  equations: tinypkg.mod.area (mod.py:4): Equation: no \\label{eq:perimeter} on 'notes.md'"
+        in built.warnings
+    ), built.stderr
+
+
+# ---------------------------------------------------------------------------------------
 # mlnotes-assets
 # ---------------------------------------------------------------------------------------
 
@@ -213,6 +349,7 @@ def test_a_misspelt_option_fails_the_strict_build(tmp_path, name):
 GOOD_OPTIONS = {
     "mlnotes-assets": {},
     "mlnotes-apparatus": {"bib_file": "references.bib"},
+    "mlnotes-equations": {"package": "mlnotes"},
     "mlnotes-incremental": {"global_inputs": ["docs"]},
     "mlnotes-typeset": {"cache": ".cache/ts"},
     "mlnotes-problems": {},

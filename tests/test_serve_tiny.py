@@ -1,7 +1,13 @@
 """`mkdocs serve --dirty` (what `make serve` runs) on a tiny project (tests/tiny.py) with the
 site's plugins: after an edit of each kind of input -- a page, a folder's `.meta.yml`, a
-file under docs/ that is not a page, a theme override template -- the served site equals a
-fresh `mkdocs build --strict` of the same tree, which exits 0 with no warning.
+file under docs/ that is not a page, a theme override template, a heading another page
+links to (renamed, then the link fixed), the build code -- the served site equals a fresh
+`mkdocs build --strict` of the same tree, which exits 0 with no warning. In between, the
+serve reports what a strict build fails on: the link to the renamed heading's old anchor,
+and the edited build code (which it keeps loaded: "restart `make serve`").
+
+The tiny project has its own copy of the build code (scripts/mlnotes_site/, as the site has
+it): the serve loads the plugins from that copy, so the test edits it, never this tree's.
 
 The same check as tests/test_serve.py's on the whole site, in half a minute instead of
 minutes (marked slow all the same: over 10 s).
@@ -10,6 +16,7 @@ minutes (marked slow all the same: over 10 s).
 from __future__ import annotations
 
 import json
+import shutil
 import sys
 from pathlib import Path
 
@@ -46,10 +53,32 @@ PLUGINS = [
     "search",
     "mlnotes-assets",
     {"mlnotes-apparatus": {"bib_file": "references.bib"}},
+    "mlnotes-equations",
     "mlnotes-incremental",
     "mlnotes-typeset",
     "mlnotes-problems",
 ]
+
+
+BANNER = b"mlnotes-build-problem"
+# MkDocs' warning (validation: anchors: warn) about other.md's link once page.md's heading is renamed
+DEAD_ANCHOR = (
+    "Doc file 'notes/other.md' contains a link 'page.md#a-section', "
+    "but the doc 'notes/page.md' does not contain an anchor '#a-section'"
+)
+RESTART = "restart `make serve`"
+
+
+def _log_since(server: bench_loop.Server, start: int) -> str:
+    """What the server logged since offset `start` of its log."""
+    with open(server.log.name, encoding="utf-8", errors="replace") as f:
+        f.seek(start)
+        return f.read()
+
+
+def _log_size(server: bench_loop.Server) -> int:
+    server.log.flush()
+    return Path(server.log.name).stat().st_size
 
 
 def _compare(server: bench_loop.Server, tree: Path, clean: Path) -> None:
@@ -83,8 +112,19 @@ def test_served_tiny_site_equals_a_strict_build_after_each_kind_of_edit(tmp_path
         FILES,
         plugins=PLUGINS,
         theme={"name": "material", "custom_dir": "overrides"},
-        watch=["overrides"],  # as mkdocs.yml: `mkdocs serve` watches no theme folder unless told,
+        # as mkdocs.yml: `mkdocs serve` watches no theme folder unless told, nor the build code
+        watch=["overrides", "scripts/mlnotes_site"],
+        validation={"anchors": "warn"},  # as mkdocs.yml: a link to a missing anchor fails
     )
+    # the build code, where the site has it: the serve imports the plugins from this copy
+    # (bench_loop puts the tree's scripts/ first on PYTHONPATH), which finds node_modules/
+    # next to scripts/, and mlnotes-incremental's global inputs include it
+    shutil.copytree(
+        tiny.ROOT / "scripts/mlnotes_site",
+        tree / "scripts/mlnotes_site",
+        ignore=shutil.ignore_patterns("__pycache__"),
+    )
+    (tree / "node_modules").symlink_to((tiny.ROOT / "node_modules").resolve())
     (tree / ".venv").symlink_to(
         Path(sys.executable).parent.parent
     )  # bench_loop runs .venv/bin/mkdocs
@@ -122,6 +162,60 @@ def test_served_tiny_site_equals_a_strict_build_after_each_kind_of_edit(tmp_path
         server.wait_for("notes/other/", lambda b: b"Override two" in b, timeout=120)
         server.settle(quiet=0.5, timeout=120)
         _compare(server, tree, tmp_path / "clean4")
+
+        # a heading another page links to, renamed: a strict build fails on the dead anchor,
+        # and the serve warns the same (only page.md is re-rendered, other.md has the link)
+        start = _log_size(server)
+        page.write_text(page.read_text().replace("## A section", "## A renamed section"))
+        server.wait_for("notes/page/", lambda b: b'id="a-renamed-section"' in b, timeout=120)
+        server.settle(quiet=0.5, timeout=120)
+        built = tiny.build(tree, tmp_path / "clean5")
+        assert built.returncode != 0 and any(DEAD_ANCHOR in w for w in built.warnings), (
+            built.stderr[-3000:]
+        )
+        assert DEAD_ANCHOR in _log_since(server, start)
+        # an unrelated edit: the link is still dead, and the serve says so again
+        start = _log_size(server)
+        (tree / "docs/index.md").write_text(FILES["docs/index.md"] + "\nHome text two.\n")
+        server.wait_for("", lambda b: b"Home text two." in b, timeout=120)
+        server.settle(quiet=0.5, timeout=120)
+        assert DEAD_ANCHOR in _log_since(server, start)
+        # the link fixed (only other.md is re-rendered, page.md has the anchor)
+        start = _log_size(server)
+        other = tree / "docs/notes/other.md"
+        other.write_text(other.read_text().replace("#a-section", "#a-renamed-section"))
+        server.wait_for("notes/other/", lambda b: b"#a-renamed-section" in b, timeout=120)
+        server.settle(quiet=0.5, timeout=120)
+        assert "WARNING" not in _log_since(server, start)
+        _compare(server, tree, tmp_path / "clean6")
+        # a link to an anchor that is missing on a page not re-rendered: the serve warns too
+        start = _log_size(server)
+        other.write_text(other.read_text().replace("#a-renamed-section", "#no-such-section"))
+        server.wait_for("notes/other/", lambda b: b"#no-such-section" in b, timeout=120)
+        server.settle(quiet=0.5, timeout=120)
+        assert "does not contain an anchor '#no-such-section'" in _log_since(server, start)
+        other.write_text(other.read_text().replace("#no-such-section", "#a-renamed-section"))
+        server.wait_for("notes/other/", lambda b: b"#a-renamed-section" in b, timeout=120)
+        server.settle(quiet=0.5, timeout=120)
+        _compare(server, tree, tmp_path / "clean7")
+
+        # the build code: MkDocs keeps the plugin modules it imported, so the serve asks for a
+        # restart, in the terminal and on every page, until the file is as it was
+        start = _log_size(server)
+        code = tree / "scripts/mlnotes_site/incremental.py"
+        original = code.read_text(encoding="utf-8")
+        code.write_text(original + "\n# an edit\n", encoding="utf-8")
+        for url in ("", "notes/page/", "notes/other/"):
+            server.wait_for(url, lambda b: BANNER in b and RESTART.encode() in b, timeout=120)
+        server.settle(quiet=0.5, timeout=120)
+        logged = _log_since(server, start)
+        assert "scripts/mlnotes_site/incremental.py changed" in logged and RESTART in logged
+        code.write_text(original, encoding="utf-8")
+        for url in ("", "notes/page/", "notes/other/"):
+            server.wait_for(url, lambda b: BANNER not in b, timeout=120)
+        server.settle(quiet=0.5, timeout=120)
+        _compare(server, tree, tmp_path / "clean8")
+        assert server.proc.poll() is None
     finally:
         server.close()
 

@@ -14,7 +14,7 @@
 // Math still in TeX (a page the browser typesets: the notebooks, or every page with
 // mlnotes-typeset disabled) is typeset here with MathJax when the page has it, with the
 // equation numbers its own page gives it (`data-eqn-start`, counted by
-// scripts/mlnotes_site/apparatus.py), without its \label (which would be "multiply defined"
+// scripts/mlnotes_site/equations.py), without its \label (which would be "multiply defined"
 // when the preview is shown again). No MathJax on the page: nothing to typeset.
 (function () {
   if (window.mlnotesApparatus) return; // notebook pages load the site scripts twice
@@ -31,7 +31,7 @@
   }
 
   // Material copies the preview's target into an <h3>. When the target is a block (an
-  // equation's wrapper, or a correction box: scripts/mlnotes_site/apparatus.py), show the block
+  // equation's wrapper, or a correction box: scripts/mlnotes_site/equations.py), show the block
   // itself, and only it, not the rest of its section.
   function prepare(tooltip) {
     for (const h3 of tooltip.querySelectorAll("h3")) {
@@ -126,7 +126,7 @@
 })();
 
 // On a page whose math the browser typesets (MathJax loaded): a link to an equation
-// (#eq:label, the wrapper mlnotes-apparatus puts around it) lands before MathJax has
+// (#eq:label, the wrapper mlnotes-equations puts around it) lands before MathJax has
 // typeset the page: the browser (or Material's instant navigation) scrolls
 // to the raw TeX, and typesetting then moves the equation. Scroll to it again once the
 // page is typeset (mathjax-config.js counts typesets in window.mlnotesTypeset; it does

@@ -6,8 +6,9 @@ configured under `plugins:` in mkdocs.yml; README: Layout lists their options):
 - `mlnotes-figures` (figures.py): the figures, drawn by build_figures.py before each build;
 - `mlnotes-assets` (assets.py): self-hosted MathJax, the offline copy's search shim, the
   offline zip and the PDF, the feed's image, notebook pages' links;
-- `mlnotes-apparatus` (apparatus.py): citations, equation <-> code links, previews,
-  notebooks executed in both figure styles;
+- `mlnotes-apparatus` (apparatus.py): citations, notebooks executed in both figure styles;
+- `mlnotes-equations` (equations.py, templates/): equation <-> code links (a Griffe
+  extension and a mkdocstrings template for docstrings' `Equation:` sections), previews;
 - `mlnotes-incremental` (incremental.py): `make serve`'s incremental rebuilds;
 - `mlnotes-typeset` (typeset_plugin.py, typeset.py): the math typeset at build time, a TeX
   error a warning naming the page and the expression;

@@ -1,4 +1,7 @@
-r"""The `mlnotes-apparatus` plugin (mkdocs.yml `plugins:`): the study apparatus. Citations and equation <-> code.
+r"""The `mlnotes-apparatus` plugin (mkdocs.yml `plugins:`): the study apparatus. Citations and notebooks.
+
+Equation <-> code links (docstrings' `Equation:` sections, equation ids and numbers, the
+previews' attributes) are the `mlnotes-equations` plugin's: scripts/mlnotes_site/equations.py.
 
 Citations (BibTeX, formatted by pybtex)
 ---------------------------------------
@@ -17,33 +20,6 @@ a `## References` heading gets the list under it. The link carries Material's
 keyboard focus. A key that is not in the bib file is a warning, which fails
 `mkdocs build --strict`. Code blocks and inline code are left alone.
 
-Equation <-> code
------------------
-A docstring names the equation(s) it computes in a Google-style section::
-
-    Equation:
-        notes/cnn.md#eq:cnn-output-size
-
-one `page#label` a line: the page's path under `docs/` and the `\label{...}` of a display
-equation on it. The plugin (a) checks that the page exists and has that label (a warning,
-so the strict build fails naming the function, page and label), (b) renders the section
-in the API reference as a link to the equation, with Material's instant preview, and
-(c) puts under the equation on its page a line "Computed by <function>" that links to
-the function in the API reference (through mkdocs-autorefs, which fails the strict
-build if the function is not documented). The equation's display block is wrapped in
-an element with the HTML id of its label (`id="eq:cnn-output-size"`), so links and
-previews find it before MathJax runs.
-
-Previews
---------
-Material's instant previews (`material.extensions.preview` in mkdocs.yml, and the
-`data-preview` this plugin puts on the API reference's equation links) show the target of
-a link in a tooltip. The plugin prepares the pages for them: every display block carries
-`data-eqn-start` (how many numbered equations precede it, so that a preview numbers it
-as its page does), math with `\eqref`s carries `data-eqrefs` (their numbers on the page),
-and an empty anchor before a correction box moves onto a wrapper of the box.
-javascripts/apparatus.js typesets the tooltips.
-
 Notebooks that follow the theme
 -------------------------------
 With mkdocs-jupyter's `execute: false`, the plugin executes each `docs/notebooks/*.py`
@@ -59,14 +35,13 @@ Options
     plugins:
       - mlnotes-apparatus:
           bib_file: references.bib       # relative to docs_dir
-          package: mlnotes               # the package whose docstrings name equations
           notebook_cache: .cache/apparatus/notebooks   # relative to mkdocs.yml
 """
 
 from __future__ import annotations
 
-import ast
 import html
+import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -74,7 +49,6 @@ from pathlib import Path
 from mkdocs.config import base
 from mkdocs.config import config_options as c
 from mkdocs.plugins import BasePlugin, get_plugin_logger
-from mkdocs.utils import get_relative_url
 
 from mlnotes_site import project_path
 
@@ -82,7 +56,6 @@ log = get_plugin_logger("apparatus")
 
 ROOT = Path(__file__).resolve().parents[2]
 BIB_NAME = "references.bib"
-PACKAGE = "mlnotes"
 
 # ---------------------------------------------------------------------------------------
 # Citations
@@ -241,291 +214,6 @@ def add_references(markdown: str, bib: Bibliography, keys: list[str]) -> str:
 
 
 # ---------------------------------------------------------------------------------------
-# Equation <-> code
-# ---------------------------------------------------------------------------------------
-
-LABEL = re.compile(r"\\label\{([^}]*)\}")
-SECTION = re.compile(
-    r"^(?P<indent>[ \t]*)Equations?:[ \t]*\n(?P<body>(?:(?P=indent)[ \t]+\S.*\n?)+)",
-    re.M,
-)
-EQ_REF = re.compile(r"^\s*(?P<page>[\w./-]+\.md)#(?P<label>[^\s#]+)\s*$")
-
-
-@dataclass(frozen=True)
-class EquationRef:
-    """A function (by its dotted path) that computes the equation `label` on `page`."""
-
-    identifier: str
-    page: str
-    label: str
-    source: str  # file:line of the docstring, for messages
-
-
-def docstring_equations(doc: str) -> list[tuple[str, str]]:
-    """`(page, label)` pairs named in a docstring's `Equation:` section.
-
-    >>> docstring_equations("Summary.\\n\\nEquation:\\n    notes/cnn.md#eq:cnn-output-size\\n")
-    [('notes/cnn.md', 'eq:cnn-output-size')]
-    """
-    found = []
-    for section in SECTION.finditer(doc or ""):
-        for line in section.group("body").splitlines():
-            m = EQ_REF.match(line)
-            if not m:
-                raise ValueError(
-                    f"an Equation: line must read 'page.md#label', got {line.strip()!r}"
-                )
-            found.append((m.group("page"), m.group("label")))
-    return found
-
-
-def collect_equation_refs(package_dir: Path, package: str = PACKAGE) -> list[EquationRef]:
-    """Every `Equation:` reference in the docstrings of a package's modules, functions, classes."""
-    refs = []
-    for path in sorted(package_dir.glob("*.py")):
-        module = package if path.stem == "__init__" else f"{package}.{path.stem}"
-        try:
-            tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
-        except SyntaxError as err:  # its API page says so (problems.py); a strict build fails
-            log.warning(
-                f"{path.relative_to(package_dir.parent)}:{err.lineno}: SyntaxError: {err.msg}"
-            )
-            continue
-
-        def visit(node, prefix, path=path):
-            for child in ast.iter_child_nodes(node):
-                if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-                    ident = f"{prefix}.{child.name}"
-                    try:
-                        pairs = docstring_equations(ast.get_docstring(child) or "")
-                    except ValueError as err:
-                        log.warning(
-                            f"{path.relative_to(package_dir.parent)}:{child.lineno}: {ident}: {err}"
-                        )
-                        pairs = []
-                    for page, label in pairs:
-                        refs.append(EquationRef(ident, page, label, f"{path.name}:{child.lineno}"))
-                    if isinstance(child, ast.ClassDef):
-                        visit(child, ident)
-
-        visit(tree, module)
-    return refs
-
-
-def page_labels(markdown: str) -> set[str]:
-    return set(LABEL.findall(markdown))
-
-
-def validate_equation_refs(refs: list[EquationRef], docs_dir: Path) -> list[str]:
-    """Messages for every reference whose page or label does not exist (empty: all good)."""
-    problems = []
-    labels: dict[str, set[str]] = {}
-    for ref in refs:
-        src = docs_dir / ref.page
-        if ref.page not in labels:
-            labels[ref.page] = (
-                page_labels(src.read_text(encoding="utf-8")) if src.is_file() else None
-            )
-        if labels[ref.page] is None:
-            problems.append(
-                f"{ref.identifier} ({ref.source}): Equation: page '{ref.page}' does not exist in docs/"
-            )
-        elif ref.label not in labels[ref.page]:
-            problems.append(
-                f"{ref.identifier} ({ref.source}): Equation: no \\label{{{ref.label}}} on '{ref.page}'"
-            )
-    return problems
-
-
-def add_computed_by(markdown: str, by_label: dict[str, list[str]]) -> str:
-    r"""After each `$$ ... $$` block whose `\label`s are computed by functions, a line that links them.
-
-    The links are mkdocs-autorefs cross-references (`[name][dotted.path]`).
-    """
-    lines = markdown.splitlines()
-    out, inside, labels = [], False, []
-    for line in lines:
-        out.append(line)
-        stripped = line.strip()
-        if stripped == "$$":
-            if inside:
-                funcs = [f for label in labels for f in by_label.get(label, [])]
-                if funcs:
-                    indent = line[: len(line) - len(line.lstrip())]
-                    names = ", ".join(
-                        f"[`{f.rsplit('.', 1)[-1]}`][{f}]" for f in dict.fromkeys(funcs)
-                    )
-                    # a Markdown paragraph with attr_list's class, not raw HTML: raw HTML inside
-                    # an admonition (indented) came out as <p><p ...></p></p>
-                    out += [
-                        "",
-                        f"{indent}Computed by {names}",
-                        f"{indent}{{: .mlnotes-computed-by }}",
-                        "",
-                    ]
-                labels = []
-            inside = not inside
-        elif inside:
-            labels += LABEL.findall(line)
-    return "\n".join(out) + ("\n" if markdown.endswith("\n") else "")
-
-
-ARITHMATEX_BLOCK = re.compile(
-    r'<div class="arithmatex">(?P<tex>.*?)</div>(?P<after>\s*<p class="mlnotes-computed-by">.*?</p>)?',
-    re.S,
-)
-NUMBERED_ENV = re.compile(
-    r"\\begin\{(equation|align|gather|multline|alignat|flalign|eqnarray)(\*?)\}(.*?)\\end\{\1\2\}",
-    re.S,
-)
-INNER_ENV = re.compile(r"\\begin\{([A-Za-z]+\*?)\}((?:(?!\\begin\{).)*?)\\end\{\1\}", re.S)
-NO_NUMBER = re.compile(r"\\(?:notag|nonumber|tag)(?![A-Za-z])")
-
-
-def numbered_rows(tex: str) -> list[list[str]]:
-    r"""The rows that MathJax (`tags: "ams"`) numbers in a display block, with their labels.
-
-    `equation`/`multline` give one row, each row of `align`-like environments one;
-    starred environments and rows with `\notag`, `\nonumber` or `\tag` none.
-
-    >>> numbered_rows(r"\begin{equation} x \label{eq:a} \end{equation}")
-    [['eq:a']]
-    >>> numbered_rows(r"\begin{align} a &= b \\ c &= \begin{cases} 1 \\ 2 \end{cases} \notag \\ e \label{eq:e} \end{align}")
-    [[], ['eq:e']]
-    >>> numbered_rows(r"x^2 + \begin{pmatrix} 1 \\ 2 \end{pmatrix}")
-    []
-    """
-    found = []
-    for m in NUMBERED_ENV.finditer(tex):
-        if m.group(2):
-            continue
-        body = m.group(3)
-        while True:
-            stripped = INNER_ENV.sub(" ", body)
-            if stripped == body:
-                break
-            body = stripped
-        rows = [body] if m.group(1) in ("equation", "multline") else re.split(r"\\\\", body)
-        if len(rows) > 1 and not rows[-1].strip():
-            rows = rows[:-1]  # a trailing \\ opens no numbered row
-        found += [LABEL.findall(row) for row in rows if not NO_NUMBER.search(row)]
-    return found
-
-
-def add_equation_ids(content: str, numbers: dict[str, int] | None = None) -> str:
-    r"""Wrap each labelled display block in `<div class="mlnotes-equation" id=LABEL>`.
-
-    The wrapper holds the block and its "Computed by" line, so a link or an instant
-    preview finds the equation before MathJax runs; further labels of the block get
-    empty anchors. Every display block gets `data-eqn-start`: how many numbered
-    equations precede it on the page, so that a preview numbers it as its page does.
-    """
-    seen = 0
-
-    def replace(m: re.Match) -> str:
-        nonlocal seen
-        tex = html.unescape(m.group("tex"))
-        rows = numbered_rows(tex)
-        for i, row in enumerate(rows, start=seen + 1):
-            for label in row:
-                numbers[label] = i
-        start, seen = seen, seen + len(rows)
-        block = f'<div class="arithmatex" data-eqn-start="{start}">{m.group("tex")}</div>{m.group("after") or ""}'
-        labels = LABEL.findall(tex)
-        if not labels:
-            return block
-        extra = "".join(f'<span id="{html.escape(l)}"></span>' for l in labels[1:])
-        return f'<div class="mlnotes-equation" id="{html.escape(labels[0])}">{extra}{block}</div>'
-
-    return ARITHMATEX_BLOCK.sub(replace, content)
-
-
-EQREF = re.compile(r"\\eqref\{([^}]*)\}")
-ARITHMATEX_ANY = re.compile(r'<(span|div) class="arithmatex"([^>]*)>(.*?)</\1>', re.S)
-
-
-def annotate_eqrefs(content: str, numbers: dict[str, int]) -> str:
-    r"""Give each math element that has `\eqref{label}`s `data-eqrefs="label=N;..."`.
-
-    On its page MathJax resolves an `\eqref`; in an instant preview on another page the
-    label is unknown ("(???)"). javascripts/apparatus.js replaces it there with `(N)`.
-    """
-
-    def replace(m: re.Match) -> str:
-        refs = [label for label in EQREF.findall(m.group(3)) if label in numbers]
-        if not refs or "data-eqrefs" in m.group(2):
-            return m.group(0)
-        value = ";".join(f"{html.escape(label)}={numbers[label]}" for label in dict.fromkeys(refs))
-        return f'<{m.group(1)} class="arithmatex"{m.group(2)} data-eqrefs="{value}">{m.group(3)}</{m.group(1)}>'
-
-    return ARITHMATEX_ANY.sub(replace, content)
-
-
-EMPTY_ANCHOR = re.compile(
-    r'<p><a id="(?P<id>[^"]+)"></a></p>\s*<(?P<tag>div|details)(?P<attrs>(?![^>]*\bid=)[^>]*)>\s*<(?P<first>[a-z]+)'
-)
-
-
-def anchor_next_block(content: str) -> str:
-    """Move an empty anchor (`<a id="x"></a>` alone in a paragraph) onto the box after it.
-
-    The pages mark a correction box with an empty anchor before it. Material's instant
-    preview shows the anchored element and its following siblings: for an empty
-    anchor alone in its paragraph that is nothing, an empty tooltip. With the id on
-    the box, the preview shows the box; Material copies only its content, so its first
-    child records the box's tag and class (`data-box`, `data-box-class`) for
-    javascripts/apparatus.js to rebuild it.
-    """
-
-    def replace(m: re.Match) -> str:
-        cls = re.search(r'class="([^"]*)"', m.group("attrs"))
-        box_class = html.escape(cls.group(1)) if cls else ""
-        return (
-            f'<{m.group("tag")} id="{m.group("id")}"{m.group("attrs")}>'
-            f'<{m.group("first")} data-box="{m.group("tag")}" data-box-class="{box_class}"'
-        )
-
-    return EMPTY_ANCHOR.sub(replace, content)
-
-
-# mkdocstrings-python renders an unknown Google section ("Equation:") as an admonition
-# whose content is the section's text: a paragraph per `page#label` line.
-EQUATION_ADMONITION = re.compile(
-    r'(<details class="equations?"[^>]*>|<div class="admonition equations?"[^>]*>)(.*?)(</details>|</div>)',
-    re.S,
-)
-EQUATION_TEXT = re.compile(r"([\w./-]+\.md)#([^\s<#]+)")
-
-
-def link_docstring_equations(
-    content: str,
-    page_url: str,
-    files,
-    titles: dict[str, str],
-    numbers: dict[str, dict[str, int]],
-) -> str:
-    """In the API reference, turn each `page.md#label` of an Equation section into a link."""
-
-    def link(m: re.Match) -> str:
-        target = files.get_file_from_path(m.group(1))
-        if target is None:
-            return m.group(0)
-        href = get_relative_url(target.url, page_url) + "#" + m.group(2)
-        title = titles.get(m.group(1), m.group(1))
-        number = numbers.get(m.group(1), {}).get(m.group(2))
-        text = f"equation ({number})" if number else html.escape(m.group(2))
-        return (
-            f'<a class="mlnotes-equation-link" data-preview href="{html.escape(href)}">'
-            f"{text} of {html.escape(title)}</a>"
-        )
-
-    return EQUATION_ADMONITION.sub(
-        lambda m: m.group(1) + EQUATION_TEXT.sub(link, m.group(2)) + m.group(3), content
-    )
-
-
-# ---------------------------------------------------------------------------------------
 # Notebooks that follow the theme
 # ---------------------------------------------------------------------------------------
 
@@ -536,16 +224,25 @@ NOTEBOOK_CACHE = ROOT / ".cache" / "apparatus" / "notebooks"
 SETUP_CELL = """\
 %matplotlib inline
 %config InlineBackend.figure_formats = ["png"]
+from mlnotes_site.keys import ImportRecorder as _MlnotesImports
+_mlnotes_imports = _MlnotesImports("mlnotes").install()  # what the notebook imports, as it runs
 from mlnotes.plotting import style as _mlnotes_style
 _mlnotes_theme = _mlnotes_style({theme!r})  # kept: a collected context manager would restore rcParams
 _mlnotes_theme.__enter__()
 """
+# the last cell: the `mlnotes` files the notebook's cells (and the setup cell) imported
+IMPORTS_CELL = "import json as _json; print(_json.dumps(_mlnotes_imports.files('__main__')))"
 PLOT_ALT = "Plot drawn by the code cell above ({theme} theme)"
-NOTEBOOK_FORMAT = 2  # the version of merge_themes' output, part of the notebooks' cache key
+NOTEBOOK_FORMAT = 3  # the version of merge_themes' output, part of the notebooks' cache key
 
 
 def execute_notebook(path: Path, theme: str, timeout: int = 600):
-    """The jupytext notebook at `path`, executed with every figure in `theme`'s style."""
+    """The jupytext notebook at `path`, executed with every figure in `theme`'s style.
+
+    The `mlnotes` files its cells imported as they ran (`keys.ImportRecorder` in the
+    kernel, relative to `mlnotes/`) are in the result's `metadata["mlnotes_imports"]`;
+    `build_notebook` removes them from what it writes.
+    """
     import jupytext
     import nbformat
     from nbclient import NotebookClient
@@ -561,6 +258,7 @@ def execute_notebook(path: Path, theme: str, timeout: int = 600):
         {"name": "python3", "display_name": "Python 3", "language": "python"},
     )
     nb.cells.insert(0, nbformat.v4.new_code_cell(SETUP_CELL.format(theme=theme)))
+    nb.cells.append(nbformat.v4.new_code_cell(IMPORTS_CELL))
     # record_timing=False: no execution timestamps in the cells' metadata (same bytes every run)
     NotebookClient(
         nb,
@@ -570,6 +268,10 @@ def execute_notebook(path: Path, theme: str, timeout: int = 600):
         resources={"metadata": {"path": str(path.parent)}},
     ).execute()
     nb.cells.pop(0)
+    imports_cell = nb.cells.pop()
+    nb.metadata["mlnotes_imports"] = json.loads(
+        "".join(o.get("text", "") for o in imports_cell.outputs if o.get("name") == "stdout")
+    )
     for cell in nb.cells:
         if cell.cell_type == "code" and cell.get("execution_count"):
             cell.execution_count -= 1
@@ -619,8 +321,13 @@ def _notebook_dependencies(path: Path) -> list[Path]:
     return _builder().notebook_dependencies(path)
 
 
-def _notebook_key(path: Path) -> str:
-    """The content key (scripts/mlnotes_site/keys.py) of a notebook's executed copies."""
+def _notebook_key(path: Path, imports: list[str] | None = None) -> str:
+    """The content key (scripts/mlnotes_site/keys.py) of a notebook's executed copies.
+
+    `imports`: the `mlnotes` files (relative to `mlnotes/`) the notebook imported when it
+    last ran (recorded in its kernel, `<cache>/<name>.imports`); without them, those its
+    source names, followed through `mlnotes`' own imports (`build_figures.notebook_dependencies`).
+    """
     import matplotlib
 
     from mlnotes_site import keys
@@ -630,12 +337,25 @@ def _notebook_key(path: Path) -> str:
     # only the code of the mlnotes modules this notebook imports (transitively, as the
     # figure builder finds a figure script's): a change of behaviour in mlnotes/cnn.py
     # re-runs the cnn notebook only, and a docstring or comment edit re-runs none
-    for dep in builder.notebook_dependencies(path):
-        key.code(dep, builder.ROOT)
+    if imports is None:
+        deps = builder.notebook_dependencies(path)
+    else:
+        deps = sorted({builder.PACKAGE / name for name in imports})
+    for dep in deps:
+        key.code(dep, builder.ROOT, missing_ok=True)  # a module gone since: it runs, and fails
     # what this module does to a notebook: bump NOTEBOOK_FORMAT when merge_themes changes
     key.add("format", f"{SETUP_CELL}{PLOT_ALT}{NOTEBOOK_FORMAT}")
     key.add("matplotlib", matplotlib.__version__)
     return key.hexdigest()
+
+
+def _recorded_imports(stamp: Path) -> list[str] | None:
+    """The `mlnotes` files a notebook imported when it last ran; None if not recorded."""
+    try:
+        imports = json.loads(stamp.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return imports if isinstance(imports, list) else None
 
 
 def build_notebook(path: Path, cache: Path = NOTEBOOK_CACHE) -> tuple[Path, Path]:
@@ -648,8 +368,10 @@ def build_notebook(path: Path, cache: Path = NOTEBOOK_CACHE) -> tuple[Path, Path
     import nbformat
 
     cache.mkdir(parents=True, exist_ok=True)
-    page, download, stamp = (cache / f"{path.stem}{s}" for s in (".ipynb", ".light.ipynb", ".key"))
-    key = _notebook_key(path)
+    page, download, stamp, imports_stamp = (
+        cache / f"{path.stem}{s}" for s in (".ipynb", ".light.ipynb", ".key", ".imports")
+    )
+    key = _notebook_key(path, _recorded_imports(imports_stamp))
     if stamp.is_file() and stamp.read_text() == key and page.is_file() and download.is_file():
         return page, download
     started = __import__("time").perf_counter()
@@ -657,9 +379,14 @@ def build_notebook(path: Path, cache: Path = NOTEBOOK_CACHE) -> tuple[Path, Path
 
     with ThreadPoolExecutor(2) as pool:  # two kernels: the cells mostly wait on torch and numpy
         light, dark = pool.map(lambda theme: execute_notebook(path, theme), ("light", "dark"))
+    # the files both runs imported (the same cells: the same files, unless a cell branches on the theme)
+    imports = sorted(
+        {*light.metadata.pop("mlnotes_imports", []), *dark.metadata.pop("mlnotes_imports", [])}
+    )
     nbformat.write(merge_themes(light, dark, path.name), page)
     nbformat.write(light, download)
-    stamp.write_text(key)
+    imports_stamp.write_text(json.dumps(imports))
+    stamp.write_text(_notebook_key(path, imports))
     log.info(
         f"notebook {path.name}: executed in the light and dark styles in {__import__('time').perf_counter() - started:.1f} s"
     )
@@ -719,24 +446,16 @@ def themed_notebooks(files, config, serve: bool = False, cache: Path = NOTEBOOK_
 class ApparatusConfig(base.Config):
     bib_file = c.Type(str, default=BIB_NAME)
     """The BibTeX file the pages cite, relative to docs_dir."""
-    package = c.Type(str, default=PACKAGE)
-    """The package (a folder next to mkdocs.yml) whose docstrings' `Equation:` sections link."""
     notebook_cache = c.Type(str, default=".cache/apparatus/notebooks")
     """Where the executed notebooks are kept, relative to mkdocs.yml."""
 
 
 class ApparatusPlugin(BasePlugin[ApparatusConfig]):
-    """Citations, equation <-> code links, previews, notebooks in both figure styles."""
+    """Citations, notebooks in both figure styles."""
 
     def __init__(self):
         self.serve = False
         self.bib = Bibliography({})
-        self.refs: list[EquationRef] = []  # read by mlnotes-incremental
-        self.by_page: dict[str, dict[str, list[str]]] = {}
-        # {src_uri: {label: N}}, filled as pages render; mlnotes-incremental writes the
-        # numbers of the pages a `make serve` build does not re-render into it
-        self.numbers: dict[str, dict[str, int]] = {}
-        self.files = None
 
     def on_startup(self, *, command, dirty):
         self.serve = command == "serve"
@@ -745,20 +464,9 @@ class ApparatusPlugin(BasePlugin[ApparatusConfig]):
         docs = Path(config.docs_dir)
         bib_path = docs / self.config.bib_file
         self.bib = Bibliography.load(bib_path) if bib_path.is_file() else Bibliography({})
-        package_dir = project_path(config, self.config.package)
-        self.refs = (
-            collect_equation_refs(package_dir, self.config.package) if package_dir.is_dir() else []
-        )
-        for problem in validate_equation_refs(self.refs, docs):
-            log.warning(problem)
-        by_page: dict[str, dict[str, list[str]]] = {}
-        for ref in self.refs:
-            by_page.setdefault(ref.page, {}).setdefault(ref.label, []).append(ref.identifier)
-        self.by_page = by_page
         return config
 
     def on_files(self, files, config):
-        self.files = files
         jupyter = config.plugins.get("mkdocs-jupyter")
         if jupyter is not None and not jupyter.config.get("execute"):
             cache = project_path(config, self.config.notebook_cache)
@@ -767,25 +475,8 @@ class ApparatusPlugin(BasePlugin[ApparatusConfig]):
 
     def on_page_markdown(self, markdown: str, page, config, files):
         uri = page.file.src_uri
-        labels = self.by_page.get(uri)
-        if labels:
-            markdown = add_computed_by(markdown, labels)
         bib_name = f"{Path(config.docs_dir).name}/{self.config.bib_file}"
         markdown, keys = cite(markdown, self.bib, uri, bib_name)
         if keys:
             markdown = add_references(markdown, self.bib, keys)
         return markdown
-
-    def on_page_content(self, html: str, page, config, files):
-        numbers = self.numbers[page.file.src_uri] = {}
-        html = add_equation_ids(html, numbers)
-        return anchor_next_block(annotate_eqrefs(html, numbers))
-
-    def on_post_page(self, output: str, page, config):
-        if "equation" not in output:
-            return output
-        files = self.files
-        titles = {
-            f.src_uri: f.page.title for f in files.documentation_pages() if f.page and f.page.title
-        }
-        return link_docstring_equations(output, page.url, files, titles, self.numbers)

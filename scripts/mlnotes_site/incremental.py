@@ -7,14 +7,14 @@ ways; this module keeps the served site equal to a clean build of the same sourc
 - What a page depends on besides its source re-renders it: the files it includes with
   `pymdownx.snippets` (`--8<-- "scripts/figures/x.py"`), the `mlnotes` module a `::: mlnotes.x`
   block documents, and the functions whose docstrings name one of its equations
-  (`Equation:` sections, scripts/mlnotes_site/apparatus.py: its "Computed by" lines). A notebook
+  (`Equation:` sections, scripts/mlnotes_site/equations.py: its "Computed by" lines). A notebook
   page is the executed copy mlnotes-apparatus hands mkdocs-jupyter (executed again when
   the notebook or `mlnotes` changes), so its bytes are its signature. The page's HTML is
   deleted, so MkDocs rebuilds it.
 - Equation numbers: an API page links "equation (N) of <page title>". When a re-rendered
   page's equation numbers change, the pages that document a function computing one of
   its equations are re-rendered in the same build; the numbers of the pages not
-  re-rendered are kept for the apparatus hook.
+  re-rendered are kept for mlnotes-equations.
 - What lists pages: a change to the set of pages, to a page's front matter or to its
   first heading (titles and metadata appear in every page's navigation), to
   `mkdocs.yml`, `overrides/` or the build code rebuilds every page. The titles and
@@ -25,6 +25,10 @@ ways; this module keeps the served site equal to a clean build of the same sourc
 - The search index: Material's search plugin indexes only the pages it renders; each
   page's entries are kept and the index is written whole, in a clean build's order.
 - Cross-references (mkdocs-autorefs): the anchors of pages not re-rendered are kept.
+- Links to other pages' anchors (`validation: anchors`): MkDocs checks them after the build,
+  against the pages it rendered; the links and anchors of the pages not re-rendered are
+  kept, so a link to a missing anchor (a renamed heading) warns on every build until it
+  is fixed, as a clean strict build fails on it.
 - The blog's feeds (mkdocs-rss-plugin): the plugin lists the pages it sees rendered and
   keeps its lists for the whole `mkdocs serve` process; each build starts them empty and
   gets the entries of the pages not re-rendered, in a clean build's order.
@@ -33,9 +37,12 @@ ways; this module keeps the served site equal to a clean build of the same sourc
 
 The plugin does nothing in `mkdocs build` or in `mkdocs serve` without `--dirty`. Its
 state lives on the plugin object, which MkDocs keeps for the whole `mkdocs serve` process.
-What it reads of the other `mlnotes-*` plugins (the apparatus' equation references and
+What it reads of the other `mlnotes-*` plugins (mlnotes-equations' equation references and
 numbers, the figures that failed) goes through one adapter, `_Peers`, which checks when
-the serve starts that they are configured and have what it reads.
+the serve starts that they are configured and have what it reads. What it reads or writes
+of the private state of MkDocs and of the other plugins (Material's search and blog,
+mkdocs-jupyter, mkdocs-rss-plugin, mkdocs-autorefs, mkdocstrings) goes through another,
+`_Upstream`, which checks it when the serve starts, against the versions pyproject.toml pins.
 
 Options:
 
@@ -48,10 +55,13 @@ Options:
 from __future__ import annotations
 
 import copy
+import importlib
+import inspect
 import json
 import logging
 import os
 import re
+from importlib import metadata
 from pathlib import Path
 
 import jinja2
@@ -220,35 +230,284 @@ def _remove(path: str | None) -> None:
         os.remove(path)
 
 
-def _blog_dir(config) -> str | None:
-    blog = config.plugins.get("material/blog") or config.plugins.get("blog")
-    return (blog.config.blog_dir.strip("/") + "/") if blog is not None else None
+# The versions of the packages whose private state `_Upstream` reaches into, as pyproject.toml
+# pins them (tests/test_incremental_upstream.py checks that the two agree): what it was written against.
+PINS = {
+    "mkdocs": "1.6.1",
+    "mkdocs-material": "9.8.1",
+    "mkdocs-jupyter": "0.26.3",
+    "mkdocs-rss-plugin": "1.19.0",
+    "mkdocs-autorefs": "1.4.5",
+    "mkdocstrings": "1.0.8",
+}
 
 
-def _rss(config):
-    plugin = config.plugins.get("rss")
-    return plugin if plugin is not None and hasattr(plugin, "pages_to_filter") else None
+def _installed(dist: str) -> str:
+    try:
+        return metadata.version(dist)
+    except metadata.PackageNotFoundError:
+        return "not installed"
 
 
-def _autorefs(config):
-    return config.plugins.get("autorefs")
+def _named(cls, name: str) -> bool:
+    """Does a function of `cls` (or of its bases) name the attribute `name`? (Where an
+    attribute is first assigned in an event, `self.name = ...`, it exists only once that
+    event has run: this is how its existence is checked before.)"""
+    for klass in getattr(cls, "__mro__", ()):
+        for value in vars(klass).values():
+            code = getattr(getattr(value, "__func__", value), "__code__", None)
+            if code is not None and name in code.co_names:
+                return True
+    return False
 
 
-def _search(config):
-    for plugin in config.plugins.values():
-        if type(plugin).__name__ == "SearchPlugin" and hasattr(plugin, "search_index"):
-            return plugin
-    return None
+class _Upstream:
+    """What mlnotes-incremental reads or writes of other packages' private state, in one place:
+    MkDocs' own build (`_build._populate_page`, a page's `_title_from_render`, its anchors and
+    links to other pages' anchors), Material's search and blog plugins, mkdocs-jupyter,
+    mkdocs-rss-plugin, mkdocs-autorefs and mkdocstrings (its objects inventory). The rest
+    of the module calls only these methods.
 
+    Built in on_config of a `mkdocs serve --dirty`: each attribute or function it uses is
+    checked there, with the kind it must have, on MkDocs and on each of these plugins that
+    is configured (one that is not is not read). An upgrade that renamed one stops the
+    serve at once with a PluginError naming the plugin, the attribute and the version this
+    was written against (`PINS`, as pyproject.toml pins it), instead of a served site that
+    silently differs from a clean build.
+    """
 
-def _keep_notebook_cache(config) -> None:
-    """mkdocs-jupyter evicts the cached execution of every notebook it did not render in
-    this build: under --dirty, that is every notebook not edited. Keep the cache whole
-    while serving (a clean build evicts what is stale)."""
-    plugin = config.plugins.get("mkdocs-jupyter")
-    if plugin is None or not plugin.config.get("cache") or not hasattr(plugin, "_used_cache_paths"):
-        return
-    plugin._used_cache_paths |= set(Path(plugin.config["cache_dir"]).glob("*.json"))
+    def __init__(self, config):
+        plugins = config.plugins
+        self.search = plugins.get("material/search") or plugins.get("search")
+        self.blog = plugins.get("material/blog") or plugins.get("blog")
+        self.rss = plugins.get("rss")
+        self.plugins = plugins
+        self.checked_autorefs = None
+        self.mkdocstrings = plugins.get("mkdocstrings")
+        self.jupyter = plugins.get("mkdocs-jupyter")
+        self._check_mkdocs()
+        if self.search is not None:
+            self._need("search", "mkdocs-material", self.search, "search_index", object)
+            self._need("search", "mkdocs-material", self.search, "search_index_prev", object)
+            index = getattr(self.search, "search_index", None) or self._class(
+                "search", "mkdocs-material", type(self.search).__module__, "SearchIndex"
+            )  # made in the search plugin's on_config
+            self._need("search", "mkdocs-material", index, "search_index.entries", list)
+        if self.blog is not None:
+            self._need("blog", "mkdocs-material", self.blog.config, "config.blog_dir", str)
+        if self.rss is not None:
+            models = "mkdocs_rss_plugin.models"
+            self._need("rss", "mkdocs-rss-plugin", self.rss, "pages_to_filter", list)
+            for feed in ("feed_created", "feed_updated"):
+                self._need("rss", "mkdocs-rss-plugin", self.rss, feed, object)
+                owner = getattr(self.rss, feed, None) or self._class(
+                    "rss", "mkdocs-rss-plugin", models, "RssFeedBase"
+                )  # made in the feed plugin's on_startup
+                self._need("rss", "mkdocs-rss-plugin", owner, f"{feed}.entries", list)
+            page_information = self._class("rss", "mkdocs-rss-plugin", models, "PageInformation")
+            fields = getattr(page_information, "__dataclass_fields__", {})
+            if "abs_path" not in fields:
+                self._fail("rss", "mkdocs-rss-plugin", "PageInformation.abs_path", "a field")
+        self.autorefs()
+        if self.mkdocstrings is not None:
+            self._need("mkdocstrings", "mkdocstrings", self.mkdocstrings, "_handlers", object)
+            handlers = self.mkdocstrings._handlers or self._class(
+                "mkdocstrings", "mkdocstrings", "mkdocstrings", "Handlers"
+            )  # made in mkdocstrings' on_config
+            self._need("mkdocstrings", "mkdocstrings", handlers, "_handlers.inventory", dict)
+            item = self._class("mkdocstrings", "mkdocstrings", "mkdocstrings", "InventoryItem")
+            for name in ("name", "uri"):
+                self._need("mkdocstrings", "mkdocstrings", item, f"InventoryItem.{name}", str)
+        if self.jupyter is not None:
+            self._need("mkdocs-jupyter", "mkdocs-jupyter", self.jupyter, "_used_cache_paths", set)
+            for option in ("cache", "cache_dir"):
+                if option not in self.jupyter.config:
+                    self._fail("mkdocs-jupyter", "mkdocs-jupyter", f"config.{option}", "an option")
+
+    @staticmethod
+    def _fail(plugin: str, dist: str, attribute: str, kind: str):
+        raise PluginError(
+            f"mlnotes-incremental uses {plugin}'s `{attribute}` ({kind}), which "
+            f"{dist} {_installed(dist)} does not have: it was written against "
+            f"{dist}=={PINS[dist]} (pyproject.toml pins it); install that version, or update "
+            "scripts/mlnotes_site/incremental.py (_Upstream)"
+        )
+
+    @classmethod
+    def _class(cls, plugin: str, dist: str, module: str, name: str) -> type:
+        """The class `name` of `module` (which the plugin makes the object of later)."""
+        try:
+            value = getattr(importlib.import_module(module), name)
+        except (ImportError, AttributeError):
+            value = None
+        if not isinstance(value, type):
+            cls._fail(plugin, dist, f"{module}.{name}", "a class")
+        return value
+
+    @classmethod
+    def _need(cls, plugin: str, dist: str, owner, path: str, kind) -> None:
+        """`owner` has the attribute (the last name of `path`) with the kind `kind` (a type,
+        or "callable"); a class, or an object without it yet, must assign it in a method."""
+        name = path.rsplit(".", 1)[-1]
+        label = (
+            "a function"
+            if kind == "callable"
+            else "an attribute"
+            if kind is object
+            else f"a {kind.__name__}"
+        )
+        if isinstance(owner, type) or not hasattr(owner, name):
+            cls_ = owner if isinstance(owner, type) else type(owner)
+            value = getattr(cls_, name, None)
+            if value is not None and kind != "callable" and not isinstance(value, kind):
+                cls._fail(plugin, dist, path, label)
+            if value is None and not _named(cls_, name):
+                cls._fail(plugin, dist, path, label)
+            return
+        value = getattr(owner, name)
+        ok = callable(value) if kind == "callable" else isinstance(value, kind)
+        if not ok and not (kind is not object and value is None and _named(type(owner), name)):
+            cls._fail(plugin, dist, path, label)
+
+    def _check_mkdocs(self) -> None:
+        populate = getattr(_build, "_populate_page", None)
+        if not callable(populate) or not {"page", "config", "files", "dirty"} <= set(
+            inspect.signature(populate).parameters
+        ):
+            self._fail("MkDocs", "mkdocs", "mkdocs.commands.build._populate_page", "a function")
+        self._need("MkDocs", "mkdocs", Page, "Page._title_from_render", str)
+        for name in ("links_to_anchors", "present_anchor_ids"):
+            # read after the build by Page.validate_anchor_links
+            if not hasattr(Page, name) or not _named(Page, name):
+                self._fail("MkDocs", "mkdocs", f"Page.{name}", "an attribute")
+        if not callable(getattr(Page, "validate_anchor_links", None)):
+            self._fail("MkDocs", "mkdocs", "Page.validate_anchor_links", "a function")
+
+    # MkDocs
+    @staticmethod
+    def render(page: Page, config, files) -> None:
+        """Read and render a page that MkDocs' --dirty build skipped."""
+        _build._populate_page(page, config, files, dirty=True)
+
+    @staticmethod
+    def rendered_title(page: Page):
+        """The title the page's first heading gave it at its render (None if none)."""
+        return page._title_from_render
+
+    @staticmethod
+    def set_rendered_title(page: Page, title) -> None:
+        page._title_from_render = title
+
+    @staticmethod
+    def anchor_links(page: Page) -> dict:
+        """`{target src_uri: {anchor: link}}`: the page's links to other pages' anchors."""
+        return {
+            target.src_uri: dict(links) for target, links in (page.links_to_anchors or {}).items()
+        }
+
+    @staticmethod
+    def set_anchor_links(page: Page, links: dict, files) -> None:
+        found = {}
+        for target_uri, anchors in links.items():
+            target = files.get_file_from_path(target_uri)
+            if target is not None:
+                found[target] = dict(anchors)
+        page.links_to_anchors = found
+
+    @staticmethod
+    def anchors(page: Page) -> set | None:
+        """The anchors the page has (that other pages may link to), None if it was not rendered."""
+        return None if page.present_anchor_ids is None else set(page.present_anchor_ids)
+
+    @staticmethod
+    def set_anchors(page: Page, anchors: set | None) -> None:
+        page.present_anchor_ids = None if anchors is None else set(anchors)
+
+    # Material's blog plugin
+    def blog_dir(self) -> str | None:
+        """The blog's folder under docs/ (with a trailing /), None without the blog."""
+        return (self.blog.config.blog_dir.strip("/") + "/") if self.blog is not None else None
+
+    # Material's search plugin
+    def search_entries(self) -> list | None:
+        """The search index's entries so far in this build (None without search)."""
+        return self.search.search_index.entries if self.search is not None else None
+
+    def set_search_entries(self, entries: list) -> None:
+        """The index written after the build: `entries`, whole (not merged with the last one)."""
+        if self.search is not None:
+            self.search.search_index.entries = entries
+            self.search.search_index_prev = None
+
+    # mkdocs-rss-plugin
+    def reset_feeds(self) -> None:
+        """Empty the feed plugin's lists of pages and entries (kept for the whole serve)."""
+        if self.rss is not None:
+            self.rss.pages_to_filter = []
+            self.rss.feed_created.entries = []
+            self.rss.feed_updated.entries = []
+
+    def feed_pages(self) -> list | None:
+        """The feed's page entries of this build, each with its source's `abs_path` (None without feeds)."""
+        return list(self.rss.pages_to_filter) if self.rss is not None else None
+
+    def set_feed_pages(self, entries: list) -> None:
+        if self.rss is not None:
+            self.rss.pages_to_filter = entries
+
+    # mkdocs-autorefs
+    AUTOREFS_MAPS = ("_primary_url_map", "_secondary_url_map", "_title_map")
+
+    def autorefs(self):
+        """The autorefs plugin, checked (mkdocstrings adds one in its on_config if none is
+        configured, which may come after this adapter is made: it is looked up when used)."""
+        plugin = self.plugins.get("autorefs")
+        if plugin is not None and plugin is not self.checked_autorefs:
+            for name in self.AUTOREFS_MAPS:
+                self._need("autorefs", "mkdocs-autorefs", plugin, name, dict)
+            self.checked_autorefs = plugin
+        return plugin
+
+    def autorefs_maps(self) -> dict | None:
+        """A copy of autorefs' maps of identifiers and titles to URLs (None without autorefs)."""
+        plugin = self.autorefs()
+        if plugin is None:
+            return None
+        return {name: copy.deepcopy(getattr(plugin, name)) for name in self.AUTOREFS_MAPS}
+
+    def add_autorefs(self, saved: dict, keep) -> None:
+        """Add to autorefs' maps the URLs of `saved` for which `keep(url)`."""
+        plugin = self.autorefs()
+        if plugin is None:
+            return
+        for name in ("_primary_url_map", "_secondary_url_map"):
+            current = getattr(plugin, name)
+            for identifier, urls in saved[name].items():
+                for url in urls:
+                    if keep(url):
+                        current.setdefault(identifier, [])
+                        if url not in current[identifier]:
+                            current[identifier].append(url)
+        for url, title in saved["_title_map"].items():
+            if keep(url):
+                plugin._title_map.setdefault(url, title)
+
+    # mkdocstrings
+    def inventory(self) -> dict | None:
+        """mkdocstrings' objects inventory of this build, `{name: item}` (None without it)."""
+        plugin = self.mkdocstrings
+        handlers = getattr(plugin, "_handlers", None) if plugin is not None else None
+        return handlers.inventory if handlers is not None else None
+
+    # mkdocs-jupyter
+    def keep_notebook_cache(self) -> None:
+        """mkdocs-jupyter evicts the cached execution of every notebook it did not render in
+        this build: under --dirty, that is every notebook not edited. Keep the cache whole
+        while serving (a clean build evicts what is stale)."""
+        plugin = self.jupyter
+        if plugin is None or not plugin.config.get("cache"):
+            return
+        plugin._used_cache_paths |= set(Path(plugin.config["cache_dir"]).glob("*.json"))
 
 
 class _Peers:
@@ -259,10 +518,10 @@ class _Peers:
     silently differs from a clean build.
     """
 
-    # plugin -> what is read of it: the apparatus' equation references and numbers by
+    # plugin -> what is read of it: the equation references and numbers by
     # page, the figures that failed to draw (kept by mlnotes-problems)
     NEEDS = {
-        "mlnotes-apparatus": ("refs", "numbers"),
+        "mlnotes-equations": ("refs", "numbers"),
         "mlnotes-problems": ("failed_figures",),
     }
 
@@ -280,13 +539,13 @@ class _Peers:
             self.plugins[name] = plugin
 
     def equation_refs(self) -> list:
-        """The `Equation:` references of this build's docstrings (read in the apparatus' on_config)."""
-        return list(self.plugins["mlnotes-apparatus"].refs)
+        """The `Equation:` references of this build's docstrings (read in mlnotes-equations' on_config)."""
+        return list(self.plugins["mlnotes-equations"].refs)
 
     def numbers(self) -> dict:
-        """The apparatus' equation numbers, `{src_uri: {label: N}}` (filled as pages render;
+        """mlnotes-equations' equation numbers, `{src_uri: {label: N}}` (filled as pages render;
         the kept numbers of the pages not re-rendered are written into it)."""
-        return self.plugins["mlnotes-apparatus"].numbers
+        return self.plugins["mlnotes-equations"].numbers
 
     def failed_figures(self) -> dict:
         """The figures this build failed to draw, and why."""
@@ -304,10 +563,12 @@ class IncrementalPlugin(BasePlugin[IncrementalConfig]):
     def __init__(self):
         self.state: dict = {"active": False}
         self.peers: _Peers | None = None
+        self.upstream: _Upstream | None = None
 
     def on_config(self, config):
         if self.state["active"]:
             self.peers = _Peers(config)
+            self.upstream = _Upstream(config)
         return config
 
     def on_startup(self, command, dirty, **kwargs):
@@ -355,7 +616,8 @@ class IncrementalPlugin(BasePlugin[IncrementalConfig]):
         forced = {
             u for u, s in scans.items() if reason or s["sig"] is None or s["sig"] != old[u]["sig"]
         }
-        blog = _blog_dir(config)
+        upstream = self.upstream
+        blog = upstream.blog_dir()
         if blog and any(u.startswith(blog) for u in forced):
             forced |= {u for u in scans if u.startswith(blog)}
         for f in pages:
@@ -373,11 +635,7 @@ class IncrementalPlugin(BasePlugin[IncrementalConfig]):
             log.info(f"incremental: rebuilding every page ({reason})")
         elif forced:
             log.info(f"incremental: re-rendering {sorted(forced)}")
-        rss = _rss(config)
-        if rss is not None:
-            rss.pages_to_filter = []
-            rss.feed_created.entries = []
-            rss.feed_updated.entries = []
+        upstream.reset_feeds()
         # the global key is kept only once the build succeeds: a failed build is redone in full
         state["build"] = {
             "full": bool(reason),
@@ -395,7 +653,7 @@ class IncrementalPlugin(BasePlugin[IncrementalConfig]):
         record = state["pages"].get(page.file.src_uri)
         if record is not None and page.content is None:
             page.meta = copy.deepcopy(record["meta"])
-            page._title_from_render = record["title"]
+            self.upstream.set_rendered_title(page, record["title"])
             # Page.title is None for a page whose source was not read (MkDocs 1.6): give it the
             # title it showed (its source is unchanged, so is its title)
             page.title = record["shown"]
@@ -415,7 +673,7 @@ class IncrementalPlugin(BasePlugin[IncrementalConfig]):
         if not state["active"]:
             return env
         env.bytecode_cache = state["templates"]
-        build, old = state["build"], state["pages"]
+        build, old, upstream = state["build"], state["pages"], self.upstream
         pages = _pages(files)
         rendered = [f for f in pages if f.page is not None and f.page.content is not None]
         if not build["full"]:
@@ -423,7 +681,7 @@ class IncrementalPlugin(BasePlugin[IncrementalConfig]):
                 f.src_uri
                 for f in rendered
                 if f.src_uri in old
-                and (f.page._title_from_render, f.page.meta)
+                and (upstream.rendered_title(f.page), f.page.meta)
                 != (old[f.src_uri]["title"], old[f.src_uri]["meta"])
             ]
             if moved:
@@ -434,7 +692,7 @@ class IncrementalPlugin(BasePlugin[IncrementalConfig]):
                         Page(None, f, config)
                     if f.page.content is None:
                         _remove(f.abs_dest_path)
-                        _build._populate_page(f.page, config, files, dirty=True)
+                        upstream.render(f.page, config, files)
                 rendered = [f for f in pages if f.page is not None and f.page.content is not None]
         if not build["full"]:
             rendered += self._renumbered(config, files, pages, rendered)
@@ -447,17 +705,16 @@ class IncrementalPlugin(BasePlugin[IncrementalConfig]):
         for f in rendered:
             state["pages"][f.src_uri] = {
                 **build["scans"][f.src_uri],
-                "title": f.page._title_from_render,
+                "title": upstream.rendered_title(f.page),
                 "shown": f.page.title,
                 "meta": copy.deepcopy(f.page.meta),
                 "search": old.get(f.src_uri, {}).get("search", []),
                 "numbers": copy.deepcopy(numbers.get(f.src_uri, {})),
                 # its links to anchors of other pages ({target src_uri: {anchor: link}}), so
-                # that they are checked again when a target changes (_restore_links)
-                "links": {
-                    target.src_uri: dict(links)
-                    for target, links in (f.page.links_to_anchors or {}).items()
-                },
+                # that they are checked again when a target changes, and its anchors, which
+                # the links of the pages re-rendered are checked against (_restore_links)
+                "links": upstream.anchor_links(f.page),
+                "anchors": upstream.anchors(f.page),
             }
         self._restore_links(files, pages, build["rendered"])
         # the equation numbers of the pages not re-rendered, for the API pages' links
@@ -467,39 +724,37 @@ class IncrementalPlugin(BasePlugin[IncrementalConfig]):
         for uri in set(state["pages"]) - {f.src_uri for f in pages}:
             del state["pages"][uri]
         build["order"] = [f.src_uri for f in _served(files)]
-        self._merge_rss(config, pages)
-        self._merge_inventory(config, files)
+        self._merge_rss(pages)
+        self._merge_inventory(files)
         build["dests"] = {f.abs_dest_path for f in files if f.abs_dest_path}
-        self._merge_autorefs(config)
+        self._merge_autorefs()
         return env
 
     def _restore_links(self, files, pages, rendered: set) -> None:
-        """A page that is not re-rendered keeps its links to other pages' anchors, as recorded
-        at its last render: MkDocs validates every page's links after the build
-        (`validation: anchors`) against the anchors of the pages this build rendered, so
-        renaming a heading warns about each page that links to its old anchor, in the serve
-        as in a clean strict build (where `--dirty` would only check the re-rendered pages)."""
-        state = self.state
+        """A page that is not re-rendered keeps its links to other pages' anchors and its own
+        anchors, as recorded at its last render. MkDocs validates every page's links after
+        the build (`validation: anchors`), but only against the anchors of the pages this
+        build rendered: so renaming a heading warns about each page that links to its old
+        anchor, and a re-rendered page's link to a missing anchor of a page not re-rendered
+        warns, in the serve as in a clean strict build (where `--dirty` alone checks
+        neither)."""
+        state, upstream = self.state, self.upstream
         for f in pages:
             if f.src_uri in rendered or f.page is None:
                 continue
-            record = state["pages"].get(f.src_uri, {}).get("links", {})
-            links = {}
-            for target_uri, anchors in record.items():
-                target = files.get_file_from_path(target_uri)
-                if target is not None:
-                    links[target] = dict(anchors)
-            f.page.links_to_anchors = links
+            record = state["pages"].get(f.src_uri, {})
+            upstream.set_anchor_links(f.page, record.get("links", {}), files)
+            upstream.set_anchors(f.page, record.get("anchors"))
 
-    def _merge_rss(self, config, pages) -> None:
+    def _merge_rss(self, pages) -> None:
         """The feed entries of every page: this build's for the pages it rendered, the kept ones for the others."""
         state = self.state
-        rss = _rss(config)
-        if rss is None:
+        entries = self.upstream.feed_pages()
+        if entries is None:
             return
         kept = state.setdefault("rss", {})
         by_path = {f.abs_src_path: f.src_uri for f in pages}
-        fresh = {by_path.get(str(entry.abs_path)): entry for entry in rss.pages_to_filter}
+        fresh = {by_path.get(str(entry.abs_path)): entry for entry in entries}
         rendered = state["build"]["rendered"]
         for f in pages:
             if f.src_uri in rendered:
@@ -510,15 +765,13 @@ class IncrementalPlugin(BasePlugin[IncrementalConfig]):
         current = {f.src_uri for f in pages}
         for uri in set(kept) - current:
             del kept[uri]
-        rss.pages_to_filter = [kept[f.src_uri] for f in pages if f.src_uri in kept]
+        self.upstream.set_feed_pages([kept[f.src_uri] for f in pages if f.src_uri in kept])
 
-    def _merge_inventory(self, config, files) -> None:
+    def _merge_inventory(self, files) -> None:
         """mkdocstrings' objects.inv lists the objects of the pages rendered in this build: add the
         kept ones of the other pages, in a clean build's order (mkdocstrings writes it in on_env)."""
         state = self.state
-        plugin = config.plugins.get("mkdocstrings")
-        handlers = getattr(plugin, "_handlers", None) if plugin is not None else None
-        inventory = getattr(handlers, "inventory", None)
+        inventory = self.upstream.inventory()
         if inventory is None:
             return
         kept = state.setdefault("inventory", {})  # page URL -> its items, in render order
@@ -565,38 +818,27 @@ class IncrementalPlugin(BasePlugin[IncrementalConfig]):
                 f"incremental: equation numbers of {sorted(changed)} changed: re-rendering {f.src_uri}"
             )
             _remove(f.abs_dest_path)
-            _build._populate_page(f.page, config, files, dirty=True)
+            self.upstream.render(f.page, config, files)
             extra.append(f)
         return extra
 
-    def _merge_autorefs(self, config) -> None:
+    def _merge_autorefs(self) -> None:
         """Give autorefs the anchors of the pages not re-rendered (before it resolves references)."""
         state = self.state
-        plugin, saved = _autorefs(config), state["autorefs"]
-        if plugin is None or saved is None or state["build"]["full"]:
+        saved = state["autorefs"]
+        if saved is None or state["build"]["full"]:
             return
         fresh = state["build"]["rendered_urls"]
-        for name in ("_primary_url_map", "_secondary_url_map"):
-            current = getattr(plugin, name)
-            for identifier, urls in saved[name].items():
-                for url in urls:
-                    if url.split("#", 1)[0] not in fresh:
-                        current.setdefault(identifier, [])
-                        if url not in current[identifier]:
-                            current[identifier].append(url)
-        for url, title in saved["_title_map"].items():
-            if url.split("#", 1)[0] not in fresh:
-                plugin._title_map.setdefault(url, title)
+        self.upstream.add_autorefs(saved, lambda url: url.split("#", 1)[0] not in fresh)
 
     # after the search plugin indexed the page
     @event_priority(-100)
     def on_page_context(self, context, page, config, nav, **kwargs):
         state = self.state
         if state["active"]:
-            search = _search(config)
-            if search is not None:
+            entries = self.upstream.search_entries()
+            if entries is not None:
                 build = state["build"]
-                entries = search.search_index.entries
                 build["entries"][page.file.src_uri] = entries[build["mark"] :]
                 build["mark"] = len(entries)
         return context
@@ -613,19 +855,12 @@ class IncrementalPlugin(BasePlugin[IncrementalConfig]):
         for uri, entries in build["entries"].items():
             if uri in pages:
                 pages[uri]["search"] = entries
-        search = _search(config)
-        if search is not None:
-            search.search_index.entries = [
-                e for uri in build["order"] for e in pages.get(uri, {}).get("search", [])
-            ]
-            search.search_index_prev = None
-        plugin = _autorefs(config)
-        if plugin is not None:
-            state["autorefs"] = {
-                name: copy.deepcopy(getattr(plugin, name))
-                for name in ("_primary_url_map", "_secondary_url_map", "_title_map")
-            }
-        _keep_notebook_cache(config)
+        upstream = self.upstream
+        upstream.set_search_entries(
+            [e for uri in build["order"] for e in pages.get(uri, {}).get("search", [])]
+        )
+        state["autorefs"] = upstream.autorefs_maps()
+        upstream.keep_notebook_cache()
         # files of pages or assets that are gone
         dests = build["dests"]
         site = os.path.realpath(config.site_dir)

@@ -35,7 +35,9 @@ import functools
 import hashlib
 import importlib
 import importlib.util
+import os
 import sys
+import threading
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -108,8 +110,9 @@ def digest(kind: str, parts: Iterable[tuple[str, bytes | str]]) -> str:
 
 def relative_name(path: Path, root: Path) -> str:
     """`path` relative to `root`, in POSIX form: how a key names a file."""
+    # normalised first: `docs/../mlnotes/x.py` and `mlnotes/x.py` are one file, one name
     try:
-        return Path(path).relative_to(root).as_posix()
+        return Path(os.path.normpath(path)).relative_to(os.path.normpath(root)).as_posix()
     except ValueError:
         raise ValueError(
             f"{path} is not under {root}: a content key names files relative to the project "
@@ -254,6 +257,8 @@ class ImportRecorder:
     def __init__(self, package: str):
         self.package = package
         self.edges: dict[str, set[str]] = {}
+        self._lock = threading.Lock()  # imports may run in several threads
+        self._originals = None
 
     def _ours(self, name: str) -> bool:
         return name == self.package or name.startswith(self.package + ".")
@@ -274,9 +279,22 @@ class ImportRecorder:
             self._record(module.__name__, importer, (), 0)
             return module
 
+        self._originals = (original_import, original_import_module)
         builtins.__import__ = recording_import
         importlib.import_module = recording_import_module
         return self
+
+    def uninstall(self) -> None:
+        """Put back the import functions `install` wrapped (what it recorded is kept)."""
+        if self._originals is not None:
+            builtins.__import__, importlib.import_module = self._originals
+            self._originals = None
+
+    def __enter__(self) -> ImportRecorder:
+        return self.install()
+
+    def __exit__(self, *exc) -> None:
+        self.uninstall()
 
     def _record(self, name: str, globals, fromlist, level: int) -> None:
         globals = globals or {}
@@ -291,18 +309,22 @@ class ImportRecorder:
         targets |= {f"{name}.{x}" for x in fromlist or () if f"{name}.{x}" in sys.modules}
         ours = {t for t in targets if self._ours(t) and t != importer}
         if ours:
-            self.edges.setdefault(importer, set()).update(ours)
+            with self._lock:
+                self.edges.setdefault(importer, set()).update(ours)
 
     def forget(self, name: str) -> None:
         """Drop what module `name` imported (before it runs again, from a new version)."""
-        self.edges.pop(name, None)
+        with self._lock:
+            self.edges.pop(name, None)
 
     def imported_by(self, name: str) -> set[str]:
         """The package's modules that module `name` imported, directly or through others."""
         seen: set[str] = set()
         todo = [name]
+        with self._lock:
+            edges = {k: set(v) for k, v in self.edges.items()}
         while todo:
-            for module in self.edges.get(todo.pop(), ()):
+            for module in edges.get(todo.pop(), ()):
                 if module not in seen:
                     seen.add(module)
                     todo.append(module)

@@ -3,7 +3,7 @@ JavaScript in the reader's browser.
 
 Python-Markdown's arithmatex (generic mode) writes each expression as
 `<span class="arithmatex">\(...\)</span>` or `<div class="arithmatex">\[...\]</div>` (with
-the attributes scripts/mlnotes_site/apparatus.py adds: `data-eqn-start`, `data-eqrefs`).
+the attributes scripts/mlnotes_site/equations.py adds: `data-eqn-start`, `data-eqrefs`).
 `typeset_html(html, render)` replaces the TeX inside each of these wrappers by MathJax's
 markup (an `<mjx-container>`, with its assistive MathML), keeping the wrapper, its class
 and its attributes, so that the site's CSS (div.arithmatex scrolls a wide equation in its

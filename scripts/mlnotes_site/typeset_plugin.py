@@ -3,7 +3,7 @@ site is built (scripts/mlnotes_site/typeset.py, MathJax 4 in Node), so that read
 needs no math JavaScript.
 
 It works on each page's final HTML (on_post_page), so everything before it (the search
-index, the feed, mlnotes-apparatus' citations, equation links and `data-eqrefs`,
+index, the feed, mlnotes-apparatus' citations, mlnotes-equations' links and `data-eqrefs`,
 mlnotes-incremental's records) sees the arithmatex TeX as Python-Markdown writes it.
 
 The stylesheet a page's math needs goes at the start of the page's <article>, not in
