@@ -164,7 +164,6 @@ SITE_PLUGINS = {
     "mlnotes-citations": "bib_file",
     "mlnotes-equations": "package",
     "mlnotes-incremental": "global_inputs",
-    "mlnotes-tex": "cache",
     "mlnotes-typeset": "cache",
     "mlnotes-problems": None,
 }

@@ -20,18 +20,19 @@ from test_hooks import SITE_PLUGINS
 
 
 # ---------------------------------------------------------------------------------------
-# mlnotes-tex
+# mlnotes-typeset: the site's TeX check too (a TeX error is a warning naming the page and
+# the expression: the strict build fails)
 # ---------------------------------------------------------------------------------------
 
 
-def test_tex_a_broken_fraction_fails_the_strict_build_naming_the_page(tmp_path):
+def test_typeset_a_broken_fraction_fails_the_strict_build_naming_the_page(tmp_path):
     tree = tiny.project(
         tmp_path,
         {
             "docs/index.md": "# Home\n\nFine: $\\frac{a}{b}$.\n",
             "docs/broken.md": "# Broken\n\nA slip:\n\n$$\n\\frac{a}{b\n$$\n",
         },
-        plugins=["mlnotes-tex"],
+        plugins=["mlnotes-typeset"],
     )
     built = tiny.build(tree)
     assert built.returncode != 0
@@ -40,24 +41,54 @@ def test_tex_a_broken_fraction_fails_the_strict_build_naming_the_page(tmp_path):
     assert "index.md" not in warning
 
 
-def test_tex_checks_display_math_after_equations_numbered_it(tmp_path):
+def test_typeset_checks_display_math_after_equations_numbered_it(tmp_path):
     """As on the site: mlnotes-equations runs first and adds attributes to each display
-    block (`data-eqn-start`); the checker still finds the expression in it."""
+    block (`data-eqn-start`); the typesetter still finds the expression in it."""
     tree = tiny.project(
         tmp_path,
         {"docs/index.md": "# Home\n\nA slip:\n\n$$\n\\frac{a}{b\n$$\n"},
-        plugins=["mlnotes-equations", "mlnotes-tex"],
+        plugins=["mlnotes-equations", "mlnotes-typeset"],
     )
     built = tiny.build(tree)
     assert built.returncode != 0
     assert any(
         "index.md: TeX error in display math" in w and w.startswith("WARNING")
         for w in built.warnings
-        if "tex" in w.lower()
     ), built.stderr
 
 
-def test_tex_good_expressions_pass_and_are_cached_next_to_mkdocs_yml(tmp_path):
+def test_typeset_a_tex_error_in_a_docstring_names_the_api_page(tmp_path):
+    """A docstring's math (mkdocstrings, as the API reference): its error names the page,
+    the function (its heading's id) and the expression."""
+    tree = tiny.project(
+        tmp_path,
+        {
+            "docs/index.md": "# API\n\n::: tinymod.area\n",
+            "tinymod.py": (
+                'def area(r):\n    r"""The area, $\\pi r^2$, of a disc; not $\\fracc{1}{r}$."""\n'
+                "    return 3.14159 * r * r\n"
+            ),
+        },
+        plugins=[
+            {
+                "mkdocstrings": {
+                    "handlers": {
+                        # as the site's: the function under a heading of its own
+                        "python": {"paths": ["."], "options": {"show_root_heading": True}}
+                    }
+                }
+            },
+            "mlnotes-typeset",
+        ],
+    )
+    built = tiny.build(tree)
+    assert built.returncode != 0
+    [warning] = [w for w in built.warnings if "TeX error" in w]
+    assert "index.md: TeX error in inline math '\\\\fracc{1}{r}'" in warning, built.stderr
+    assert warning.endswith("(section #tinymod.area)"), warning
+
+
+def test_typeset_good_expressions_pass_and_are_cached_next_to_mkdocs_yml(tmp_path):
     tree = tiny.project(
         tmp_path,
         {
@@ -66,13 +97,14 @@ def test_tex_good_expressions_pass_and_are_cached_next_to_mkdocs_yml(tmp_path):
                 "$$\n\\begin{aligned} x &= \\sum_{i=1}^n i \\\\ y &= \\sqrt{x}\\end{aligned}\n$$\n"
             )
         },
-        plugins=["mlnotes-tex"],
+        plugins=["mlnotes-typeset"],
     )
     built = tiny.build(tree)
     assert built.returncode == 0, built.stderr
     assert built.warnings == []
+    assert built.text("index.html").count("<mjx-container") == 2
     # the cache option's default is relative to mkdocs.yml, not to the repository
-    assert (tree / ".cache" / "tex" / "checked.json").is_file()
+    assert len(list((tree / ".cache" / "typeset").glob("*.json.gz"))) == 1
 
 
 # ---------------------------------------------------------------------------------------
@@ -457,7 +489,6 @@ GOOD_OPTIONS = {
     "mlnotes-citations": {"bib_file": "references.bib"},
     "mlnotes-equations": {"package": "mlnotes"},
     "mlnotes-incremental": {"global_inputs": ["docs"]},
-    "mlnotes-tex": {"cache": ".cache/tex.json"},
     "mlnotes-typeset": {"cache": ".cache/ts"},
     "mlnotes-problems": {},
 }
@@ -475,3 +506,24 @@ def test_a_correctly_spelt_option_builds(tmp_path, name):
     built = tiny.build(tree)
     assert built.returncode == 0, built.stderr[-3000:]
     assert built.warnings == []
+
+
+def test_typeset_math_in_a_heading_is_text_in_the_toc_and_the_search_index(tmp_path):
+    """Material writes the headings into the table of contents and the search index as
+    text: their math shows there as readable text, not as TeX."""
+    tree = tiny.project(
+        tmp_path,
+        {"docs/index.md": "# Home\n\n## Sizes for $n = 16$\n\nThe size $\\frac{n}{s}$.\n"},
+        plugins=["search", "mlnotes-typeset"],
+    )
+    built = tiny.build(tree)
+    assert built.returncode == 0, built.stderr
+    page = built.text("index.html")
+    toc = re.findall(r'<a [^>]*class="md-nav__link"[^>]*>(.*?)</a>', page, re.S)
+    assert any("Sizes for n = 16" in link for link in toc), toc
+    assert not any("\\(" in link or "$" in link for link in toc), toc
+    index = built.text("search/search_index.json")
+    assert "Sizes for n = 16" in index and "The size n/s." in index, index
+    assert "\\\\(" not in index and "$" not in index, index
+    # the page itself: the heading's math typeset
+    assert re.search(r'<h2 id="[^"]*">Sizes for <span class="arithmatex"><mjx-container', page)

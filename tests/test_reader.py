@@ -331,6 +331,12 @@ NO_JS_STATE = r"""() => {
         untypeset: wrappers.filter(w => !w.querySelector('mjx-container')).slice(0, 3).map(w => w.textContent.slice(0, 80)),
         // TeX shown as text: a delimiter or a macro in what a reader sees
         rawTex: (article.innerText.match(/\\\(|\\\[|\\frac/g) || []).length,
+        // a notebook cell's $...$ left as text (code, where a $ is code, left out)
+        rawDollars: (() => {
+            const text = article.cloneNode(true);
+            text.querySelectorAll('pre, code, mjx-container, script, style').forEach(e => e.remove());
+            return text.textContent.match(/\$\$|\$[^$\n]{1,200}\$/g) || [];
+        })(),
         mathText: wrappers.map(w => w.innerText).join(' ').match(/\\[a-zA-Z]+/g) || [],
         mathjaxScripts: [...document.querySelectorAll('script[src]')].map(s => s.src).filter(s => /mathjax/i.test(s)),
         styles: article.querySelectorAll('style.mlnotes-math-styles').length,
@@ -344,10 +350,11 @@ NO_JS_STATE = r"""() => {
 
 @pytest.mark.browser
 def test_math_is_typeset_without_javascript_and_fits_a_phone(site, base_url, browser):
-    """The post and each notes page show all their math typeset with JavaScript disabled
-    (no raw TeX, no math script) and nothing scrolls sideways at 360 px."""
-    pages = [POST] + [p for p in site.pages() if p.startswith("notes/")]
-    assert len(pages) >= 5, pages
+    """The post, each notes page and each notebook page show all their math typeset with
+    JavaScript disabled (no raw TeX, no $...$, no math script) and nothing scrolls sideways
+    at 360 px."""
+    pages = [POST] + [p for p in site.pages() if p.startswith(("notes/", "notebooks/"))]
+    assert len([p for p in pages if p.startswith("notebooks/")]) >= 4, pages
     context = browser.new_context(java_script_enabled=False, viewport={"width": 360, "height": 780})
     failures = []
     try:
@@ -360,8 +367,10 @@ def test_math_is_typeset_without_javascript_and_fits_a_phone(site, base_url, bro
                 failures.append(f"{path}: no math")
             if state["untypeset"]:
                 failures.append(f"{path}: math not typeset: {state['untypeset']}")
-            if state["rawTex"] or state["mathText"]:
-                failures.append(f"{path}: raw TeX shown: {state['rawTex']} {state['mathText'][:3]}")
+            if state["rawTex"] or state["mathText"] or state["rawDollars"]:
+                failures.append(
+                    f"{path}: raw TeX shown: {state['rawTex']} {state['mathText'][:3]} {state['rawDollars'][:3]}"
+                )
             if state["mathjaxScripts"]:
                 failures.append(f"{path}: loads MathJax: {state['mathjaxScripts']}")
             if state["styles"] != 1 or state["unstyled"]:

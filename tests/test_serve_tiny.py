@@ -56,7 +56,6 @@ PLUGINS = [
     {"mlnotes-citations": {"bib_file": "references.bib"}},
     "mlnotes-equations",
     "mlnotes-incremental",
-    "mlnotes-tex",
     "mlnotes-typeset",
     "mlnotes-problems",
 ]

@@ -8,7 +8,15 @@ import re
 
 import pytest
 
-from mlnotes_site.typeset import Typesetter, expressions, typeset_html
+from mlnotes_site.typeset import (
+    Typesetter,
+    expressions,
+    notebook_elements,
+    readable,
+    readable_math,
+    typeset_html,
+    wrap_notebook_math,
+)
 
 PAGE = r"""<p>By <span class="arithmatex" data-eqrefs="eq:b=2">\(\eqref{eq:b}\)</span>, and
 <span class="arithmatex">\(x &lt; y\)</span>:</p>
@@ -200,3 +208,120 @@ def test_prune_keeps_only_the_pages_of_this_run(tmp_path):
         typeset_html(PAGE, warm)
         assert warm.prune() == 1 and warm.started == 0
     assert len(list(tmp_path.glob("*.json.gz"))) == 1
+
+
+# A notebook page (mkdocs-jupyter): $...$ in its markdown cells, no arithmatex wrapper.
+NOTEBOOK = r"""<html><head><script>var s = '<div class="jp-RenderedMarkdown">$no$</div>';</script></head>
+<body><div class="md-container"><p>$outside$ a cell</p>
+<div class="jp-Cell"><div class="jp-RenderedHTMLCommon jp-RenderedMarkdown jp-MarkdownOutput" data-mime-type="text/markdown">
+<h2 id="n">Sizes ($n = 16$, $k = 3$)</h2>
+<p>Costs \$5, and $a &lt; b$ with <code>$code$</code></p>
+<pre>$pre$</pre>
+<div class="other">$ignored$</div>
+<div><p>$$\frac{1}{2}$$</p></div>
+<p>So $$x$$ in a line.</p>
+</div></div>
+<div class="jp-RenderedText"><pre>$ not math $</pre></div>
+<div class="jp-RenderedLatex">$$\fracc{a}$$</div>
+</div></body></html>"""
+
+
+@pytest.fixture(scope="module")
+def notebook(typesetter):
+    return wrap_notebook_math(NOTEBOOK, typesetter.find)
+
+
+def test_notebook_elements_are_the_outermost_cells_outside_scripts():
+    spans = notebook_elements(NOTEBOOK)
+    found = [NOTEBOOK[a:b] for a, b in spans]
+    assert len(found) == 2
+    assert found[0].startswith('<div class="jp-RenderedHTMLCommon jp-RenderedMarkdown')
+    assert found[0].endswith("</p>\n</div>")
+    assert found[1] == r'<div class="jp-RenderedLatex">$$\fracc{a}$$</div>'
+
+
+def test_notebook_math_is_found_as_mathjax_found_it_in_the_browser(notebook):
+    html, errors = notebook
+    assert errors == []
+    assert [(e["tex"], e["display"]) for e in expressions(html)] == [
+        ("n = 16", False),
+        ("k = 3", False),
+        ("a < b", False),
+        (r"\frac{1}{2}", True),
+        ("x", True),
+        (r"\fracc{a}", True),
+    ]
+    # an escaped dollar is a dollar; code, pre, another class and the page outside the
+    # cells keep their text
+    assert "<p>Costs $5, and <span" in html
+    for kept in ("<code>$code$</code>", "<pre>$pre$</pre>", '<div class="other">$ignored$</div>'):
+        assert kept in html
+    assert (
+        "<p>$outside$ a cell</p>" in html
+        and "'<div class=\"jp-RenderedMarkdown\">$no$</div>'" in html
+    )
+    assert "<pre>$ not math $</pre>" in html
+    # a display expression alone in its paragraph takes the paragraph's place, as
+    # arithmatex writes a $$ paragraph; one in a line of text stays in the line
+    assert r'<div><div class="arithmatex">\[\frac{1}{2}\]</div></div>' in html
+    assert r'<p>So <span class="arithmatex">\[x\]</span> in a line.</p>' in html
+
+
+def test_a_notebook_page_is_then_typeset_as_any_page(notebook, typesetter):
+    html, errors = typeset_html(notebook[0], typesetter)
+    assert [e.tex for e in errors] == [r"\fracc{a}"]
+    assert html.count("<mjx-container") == 6
+    assert '<h2 id="n">Sizes (<span class="arithmatex"><mjx-container' in html
+
+
+def test_a_notebook_page_is_found_once_then_read_from_the_cache(tmp_path):
+    with Typesetter(cache_dir=tmp_path) as t:
+        first = wrap_notebook_math(NOTEBOOK, t.find)
+    with Typesetter(cache_dir=tmp_path) as t:
+        assert wrap_notebook_math(NOTEBOOK, t.find) == first
+        assert t.started == 0
+
+
+def test_a_page_without_notebook_cells_is_unchanged():
+    def find(elements):
+        raise AssertionError("no Node for a page without notebook cells")
+
+    assert wrap_notebook_math(PAGE, find) == (PAGE, [])
+
+
+def test_the_sites_tex_passes_and_tex_errors_are_found(typesetter):
+    """The site's only TeX check (mlnotes-typeset): what its pages use passes (autoloaded
+    packages: \\cancel; AMS environments), slips are errors."""
+    good = [
+        (r"\frac{a}{b}", False),
+        (r"\begin{equation} x \label{eq:a} \end{equation}", True),
+        (r"\mathbb{R}^{d} \boldsymbol{x} \operatorname{Var} \cancel{x} \eqref{eq:a}", False),
+        (r"\begin{pmatrix} 1 \\ 2 \end{pmatrix} \underbrace{a}_{b} \text{ok}", True),
+    ]
+    bad = [(r"\fracc{a}{b}", False), ("x^{2", False), (r"\begin{align} a \end{aligned}", True)]
+    answer = typesetter([{"tex": tex, "display": display} for tex, display in good + bad])
+    errors = [item["error"] for item in answer["items"]]
+    assert errors[: len(good)] == [None] * len(good)
+    assert all(errors[len(good) :]), errors
+    assert "fracc" in errors[len(good)]
+
+
+@pytest.mark.parametrize(
+    "tex, text",
+    [
+        ("n = 16", "n = 16"),
+        (r"\left\lfloor \frac{n + 2p - k}{s} \right\rfloor + 1", "⌊ (n + 2p - k)/s ⌋ + 1"),
+        (r"\omega_i = 10000^{-2i/d}", "ω_i = 10000^(-2i/d)"),
+        (r"\mathbf{Q}^\top\mathbf{Q} = \mathbf{I}", "Q^⊤Q = I"),
+        (r"\operatorname{Var}(X) \le \sigma^{2}", "Var(X) ≤ σ^2"),
+        (r"\sqrt{d}, \frac{1}{2}, \{a, b\}", "√d, 1/2, {a, b}"),
+    ],
+)
+def test_readable_math_as_text(tex, text):
+    assert readable(tex) == text
+
+
+def test_readable_math_in_html_leaves_code_and_dollars_alone():
+    html = r"For \(x &lt; y\), <code>\(kept\)</code> and $5 or $6"
+    assert readable_math(html) == "For x &lt; y, <code>\\(kept\\)</code> and $5 or $6"
+    assert readable_math("Sizes ($n = 16$, $k = 3$)¶", dollars=True) == "Sizes (n = 16, k = 3)¶"

@@ -2,12 +2,14 @@
 HTML gets its math typeset, the math stylesheet at the start of its article with font URLs
 relative to the page, each TeX error a warning naming the page; the cache is pruned after
 a build, not under `mkdocs serve`. A fake typesetter stands in for Node here (the real one:
-tests/test_typeset.py; the built site: tests/test_reader.py, test_tex.py)."""
+tests/test_typeset.py; the built site: tests/test_reader.py; tiny projects: tests/test_plugins_tiny.py)."""
 
 from __future__ import annotations
 
+import json
 import logging
 import os
+import re
 import subprocess
 import sys
 import textwrap
@@ -21,7 +23,8 @@ from mlnotes_site.typeset_plugin import TypesetPlugin, font_url
 PAGE = (
     "<html><head><title>t</title></head><body>"
     '<article class="md-content__inner md-typeset"><h1>T</h1>'
-    r'<p><span class="arithmatex">\(x\)</span> and <span class="arithmatex">\(\fracc{a}\)</span></p>'
+    r'<p><span class="arithmatex">\(x\)</span></p><h2 id="x-heading">X</h2>'
+    r'<p><span class="arithmatex">\(\fracc{a}\)</span></p>'
     "</article></body></html>"
 )
 CSS = '@font-face { src: url("@mathjax/mathjax-newcm-font/chtml/woff2/a.woff2") }'
@@ -45,6 +48,16 @@ class FakeTypesetter:
             "css": CSS,
         }
 
+    def find(self, elements):
+        # typeset.mjs's FIND, for $...$ only
+        return {
+            "find": [
+                re.sub(r"\$([^$]+)\$", r'<span class="arithmatex">\\(\1\\)</span>', e)
+                for e in elements
+            ],
+            "errors": [],
+        }
+
     def close(self):
         self.closed += 1
 
@@ -60,13 +73,18 @@ def plugin(monkeypatch, tmp_path):
     errors, warnings = p.load_config({"cache": str(tmp_path / "typeset")})
     assert not errors and not warnings
     p.on_startup(command="build", dirty=False)
-    config = SimpleNamespace(extra={}, config_file_path=str(tmp_path / "mkdocs.yml"))
+    config = SimpleNamespace(
+        extra={}, config_file_path=str(tmp_path / "mkdocs.yml"), site_dir=str(tmp_path / "site")
+    )
     p.on_config(config)
     return p, config
 
 
 def page(src_uri: str, dest_uri: str):
-    return SimpleNamespace(file=SimpleNamespace(src_uri=src_uri, dest_uri=dest_uri))
+    return SimpleNamespace(
+        file=SimpleNamespace(src_uri=src_uri, dest_uri=dest_uri),
+        url=dest_uri.removesuffix("index.html"),
+    )
 
 
 def test_font_url_is_relative_to_the_page():
@@ -95,6 +113,55 @@ def test_a_page_is_typeset_with_its_stylesheet_in_the_article(plugin, caplog):
     [warning] = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
     assert "notes/x.md: TeX error in inline math" in warning
     assert "fracc" in warning
+    assert warning.endswith("(section #x-heading)")  # the heading before it
+
+
+NOTEBOOK_PAGE = (
+    "<html><head><title>t</title></head><body>"
+    '<nav class="md-nav md-nav--secondary"><a href="#s" class="md-nav__link">'
+    '<span class="md-ellipsis">Sizes ($n = 16$)</span></a></nav>'
+    '<article class="md-content__inner md-typeset"><div class="jp-Cell">'
+    '<div class="jp-RenderedHTMLCommon jp-RenderedMarkdown jp-MarkdownOutput"><p>$x$ and $y$</p></div>'
+    '<div class="jp-InputArea"><pre>$z$</pre></div>'
+    "</div></article></body></html>"
+)
+
+
+def test_a_notebook_page_is_typeset_too(plugin):
+    """A notebook page's $...$ (its markdown cells) is put in arithmatex wrappers by
+    typeset.mjs (a fake here: tests/test_typeset.py has the real one), then typeset."""
+    p, config = plugin
+    out = p.on_post_page(
+        NOTEBOOK_PAGE, page=page("notebooks/x.py", "notebooks/x/index.html"), config=config
+    )
+    assert out.count("<mjx-container>") == 2 and "$x$" not in out
+    assert "<pre>$z$</pre>" in out  # not a notebook cell's text
+    assert out.count("mlnotes-math-styles") == 1
+    # its table of contents: the heading's math as text
+    assert '<span class="md-ellipsis">Sizes (n = 16)</span>' in out
+
+
+def test_the_search_index_gets_its_math_as_text(plugin, tmp_path):
+    p, config = plugin
+    p.on_post_page(
+        NOTEBOOK_PAGE, page=page("notebooks/x.py", "notebooks/x/index.html"), config=config
+    )
+    (tmp_path / "search").mkdir()
+    index = {
+        "config": {},
+        "docs": [
+            {"location": "notebooks/x/#s", "title": "Sizes ($n = 16$)", "text": "<p>$a$</p>"},
+            {"location": "notes/y/", "title": "Y", "text": r"<p>\(x^{2}\) costs $5</p>"},
+        ],
+    }
+    (tmp_path / "search" / "search_index.json").write_text(json.dumps(index))
+    config.site_dir = str(tmp_path)
+    p.on_post_build(config)
+    docs = json.loads((tmp_path / "search" / "search_index.json").read_text())["docs"]
+    assert [(d["title"], d["text"]) for d in docs] == [
+        ("Sizes (n = 16)", "<p>a</p>"),
+        ("Y", "<p>x^2 costs $5</p>"),  # $ is math on a notebook page only
+    ]
 
 
 def test_a_page_without_math_is_unchanged(plugin):

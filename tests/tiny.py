@@ -1,6 +1,6 @@
 """A tiny MkDocs project, written from a dict and built strictly: the plugin tests' project.
 
-    tree = tiny.project(tmp_path, {"docs/index.md": "# Home\\n"}, plugins=["mlnotes-tex"])
+    tree = tiny.project(tmp_path, {"docs/index.md": "# Home\\n"}, plugins=["mlnotes-typeset"])
     built = tiny.build(tree)
     assert built.returncode == 0, built.stderr
     assert "Home" in built.text("index.html")
@@ -13,7 +13,7 @@ the dict has one): Material, the site's Markdown extensions that the plugins rea
 of the project (pyproject.toml) load this copy of the plugins.
 
 What a tiny project needs from the repository: nothing on disk. The plugins that run
-Node or copy MathJax (mlnotes-tex, mlnotes-assets) find `node_modules/` next to their own
+Node or copy MathJax (mlnotes-typeset, mlnotes-assets) find `node_modules/` next to their own
 package (scripts/mlnotes_site/../../node_modules), not next to mkdocs.yml. mlnotes-figures
 draws the project's own scripts/figures/ with the project's own `mlnotes/` (which must
 define `mlnotes.plotting.style`) into its docs/figures/: the builder's `--root` is the

@@ -132,27 +132,4 @@
     });
     if (window.document$) window.document$.subscribe(() => hide(0));  // instant navigation
   }
-
-  // The notebook pages typeset their math in the browser (overrides/main.html loads MathJax
-  // on them; every other page's math is typeset when the site is built). A notebook page
-  // that instant navigation swaps into a page loaded without MathJax loads it then: the
-  // marker is in the page's content. Once loaded, mathjax-config.js typesets each page.
-  if (window.document$ && !window.mlnotesMathLoader) {
-    window.mlnotesMathLoader = true;
-    let requested = false;
-    const load = src => new Promise((resolve, reject) => {
-      const script = document.createElement("script");
-      script.src = new URL(src, root).href;
-      script.onload = resolve;
-      script.onerror = reject;
-      document.body.append(script);
-    });
-    window.document$.subscribe(() => {
-      if (window.MathJax || requested || !document.querySelector(".mlnotes-client-math")) return;
-      requested = true;
-      load("javascripts/mathjax-config.js")
-        .then(() => load("javascripts/mathjax/tex-chtml.js"))
-        .catch(err => console.warn("mlnotes: MathJax not loaded:", err));
-    });
-  }
 }

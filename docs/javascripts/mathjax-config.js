@@ -1,9 +1,10 @@
 // MathJax 4 configuration, served by the site itself (no CDN).
 //
-// Loaded before MathJax on the pages whose math the browser typesets: the notebook
-// pages (overrides/main.html; javascripts/instant-navigation.js when instant navigation
-// brings one in); every other page's math is typeset when the site is built. The guard
-// keeps a second load from replacing a MathJax that has already started.
+// Every page's math, the notebook pages' too, is typeset when the site is built
+// (scripts/mlnotes_site/typeset_plugin.py; typeset.mjs finds the notebook pages' math as
+// the options below do). Loaded before MathJax only by `make pdf` (scripts/mlnotes_site/pdf.py)
+// and, with mlnotes-typeset's `enabled: false`, on every page (overrides/main.html). The
+// guard keeps a second load from replacing a MathJax that has already started.
 if (!(window.MathJax && window.MathJax.version)) {
   window.MathJax = {
     tex: {

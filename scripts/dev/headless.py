@@ -56,15 +56,16 @@ def set_scheme(page, scheme: str) -> None:
     )
 
 
-# Whether the current page typesets its math in the browser: the notebook pages (their
-# markdown cells' $...$), where overrides/main.html loads MathJax. Every other page's math
-# is typeset when the site is built (scripts/mlnotes_site/typeset_plugin.py).
-CLIENT_MATH = "() => !!document.querySelector('.mlnotes-client-math')"
+# Whether the current page typesets its math in the browser: only a site built with
+# mlnotes-typeset disabled, where overrides/main.html loads MathJax on every page. Every
+# page's math, the notebook pages' too, is typeset when the site is built
+# (scripts/mlnotes_site/typeset_plugin.py).
+CLIENT_MATH = "() => !!document.querySelector('script[src*=\"mathjax/tex-\"]')"
 
 
 def wait_for_math(page, timeout: float = 20000) -> None:
     """Wait until the current page shows its math: a page typeset when the site was built
-    needs only its fonts; on a notebook page, MathJax must have started and typeset it."""
+    needs only its fonts; where the browser typesets it, MathJax must have typeset it."""
     if not page.evaluate(CLIENT_MATH):
         page.evaluate("() => document.fonts.ready.then(() => true)")
         return
@@ -76,8 +77,9 @@ def wait_for_math(page, timeout: float = 20000) -> None:
 
 
 # After a click that navigates instantly to `path`: the page has been swapped in (its URL
-# and its canonical link, which Material replaces with the content) and, on a notebook
-# page, MathJax has typeset it since `n` typesets (window.mlnotesTypeset before the click).
+# and its canonical link, which Material replaces with the content) and, where the browser
+# typesets math (mlnotes-typeset disabled), MathJax has typeset it since `n` typesets
+# (window.mlnotesTypeset before the click).
 INSTANT_ARRIVED = """([path, n]) => location.pathname === '/' + path
     && (document.querySelector('link[rel=canonical]')?.href || '').endsWith('/' + path)
-    && (!document.querySelector('.mlnotes-client-math') || (window.mlnotesTypeset || 0) > (n || 0))"""
+    && (!window.MathJax || (window.mlnotesTypeset || 0) > (n || 0))"""

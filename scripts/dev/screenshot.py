@@ -4,7 +4,7 @@
 
 PAGE is a path inside the site (`blog/sinusoidal-embeddings/`, `notes/probability/`).
 The site is served on a free localhost port; each page is opened, its math is awaited
-(its fonts; MathJax on a notebook page), and `<out>/<page>-light.png` and `<out>/<page>-dark.png` are written. Console errors
+(its fonts; MathJax too in a site built with mlnotes-typeset disabled), and `<out>/<page>-light.png` and `<out>/<page>-dark.png` are written. Console errors
 and MathJax errors are printed. Uses Debian's Chromium (/usr/bin/chromium). `--no-js`:
 with JavaScript disabled in the page (the files are then named `...-nojs-light.png`).
 """

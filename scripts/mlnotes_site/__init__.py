@@ -12,11 +12,11 @@ configured under `plugins:` in mkdocs.yml; README: Layout lists their options):
 - `mlnotes-equations` (equations.py, templates/): equation <-> code links (a Griffe
   extension and a mkdocstrings template for docstrings' `Equation:` sections), previews;
 - `mlnotes-incremental` (incremental.py): `make serve`'s incremental rebuilds;
-- `mlnotes-tex` (tex.py): every TeX expression checked with MathJax in Node;
-- `mlnotes-typeset` (typeset_plugin.py, typeset.py): the math typeset at build time;
+- `mlnotes-typeset` (typeset_plugin.py, typeset.py): the math typeset at build time, a TeX
+  error a warning naming the page and the expression;
 - `mlnotes-problems` (problems.py): `make serve` shows a mistake on the pages it touches.
 
-The content keys of the figures, notebooks, checked TeX and the serve: keys.py (the
+The content keys of the figures, notebooks and the serve: keys.py (the
 typeset math's cache is keyed in typeset.py).
 
 The command-line tools: `build_figures.py` (`make figures`) and `pdf.py` (`make pdf`).
@@ -38,7 +38,7 @@ def project_path(config, value: str) -> Path:
 
 
 def stop_process(process: subprocess.Popen | None) -> None:
-    """End a Node process that reads JSON lines on stdin (tex_check.mjs, typeset.mjs):
+    """End a Node process that reads JSON lines on stdin (typeset.mjs):
     close its input, so it finishes and exits; kill it if it has not within 10 s."""
     if process is not None:
         try:

@@ -168,8 +168,8 @@ def _book_pdf(config) -> list[File]:
 # (<script type="text/x-mathjax-config">, calling MathJax.Hub.Config) after the
 # custom_mathjax_url script. It is inert on a full page load, but Material's instant
 # navigation re-runs the scripts of the page it swaps in without their `type`, so it ran
-# as JavaScript and threw (MathJax 3 and 4 have no MathJax.Hub). The site's MathJax configuration
-# (javascripts/mathjax-config.js) does its job: drop the block.
+# as JavaScript and threw (MathJax 3 and 4 have no MathJax.Hub). The notebook pages' math is
+# typeset when the site is built (mlnotes-typeset): drop the block.
 MATHJAX2_CONFIG = re.compile(r'<script type="text/x-mathjax-config">.*?</script>', re.S)
 
 

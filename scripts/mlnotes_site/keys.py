@@ -3,7 +3,7 @@
 The build's caches are keyed here (all but the typeset math's, typeset.py, which
 hashes its page's expressions itself): the figures (build_figures.py, one key a figure
 and one for the code the warm workers have imported), the executed notebooks
-(notebooks.py), the checked TeX expressions (tex.py) and `make serve`'s incremental
+(notebooks.py) and `make serve`'s incremental
 rebuilds (incremental.py). A key is a SHA-256 over *named parts*:
 
     key = Key("figure").add("builder", "1").file(script, root).code(module, root)

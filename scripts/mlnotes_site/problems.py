@@ -12,7 +12,7 @@ in a banner naming the file (or key), the line and the message:
 - a syntax error in an `mlnotes` module: its API page (the `:::` block is replaced by the
   error; mkdocstrings would otherwise stop the build), and through the two above every
   figure and notebook that imports it;
-- an unknown citation key, a TeX error (scripts/mlnotes_site/tex.py), a broken link, anything a
+- an unknown citation key, a TeX error (scripts/mlnotes_site/typeset_plugin.py), a broken link, anything a
   plugin warns about while a page renders: that page;
 - an edit of the build code itself (scripts/mlnotes_site/, but the figure builder, which is
   re-imported): Python keeps the plugin modules MkDocs imported at startup, so every page

@@ -17,8 +17,8 @@
 // The TeX configuration is the pages' (every package the browser's tex-chtml.js can
 // autoload, AMS numbering); an error is reported (formatError records it, and the
 // expression is typeset as its TeX source in an merror so that the page still reads),
-// `noundefined` is left out so that an undefined macro is an error, as in
-// scripts/mlnotes_site/tex_check.mjs.
+// `noundefined` is left out so that an undefined macro is an error (the build's warning,
+// scripts/mlnotes_site/typeset_plugin.py: the site's only TeX check).
 //
 // Output: argv[2] is "chtml" (the default: the site's choice, by measurement: its markup is
 // 5-6 times smaller gzipped than SVG's with the glyph paths in each expression, and its
@@ -262,11 +262,87 @@ function narrowCss(ranges) {
   return '\n' + rules.join('\n') + '\n';
 }
 
+// Notebook pages (mkdocs-jupyter): their markdown cells hold $...$ and $$...$$ as written,
+// with no arithmatex wrapper. A FIND request, {"id": ..., "find": [html, ...]}, gives the
+// page's notebook elements (scripts/mlnotes_site/typeset.py: the outermost elements whose
+// class is one of NOTEBOOK_CLASSES, in order); the answer, {"id": ..., "find": [html, ...],
+// "errors": [...]}, gives each one back with its math in arithmatex wrappers, which the page
+// is then typeset with, as every other page. The math is found as MathJax found it in the
+// browser on these pages (the site's former mathjax-config.js): MathJax's own FindTeX
+// and HTMLDomStrings, with its delimiters, escapes and environments, skipping pre, code,
+// script and the other skipHtmlTags, and every element with a class not in
+// NOTEBOOK_CLASSES (ignoreHtmlClass ".+"). An in-line expression becomes
+// <span class="arithmatex">\(...\)</span>; a display one <div class="arithmatex">\[...\]</div>
+// in place of the <p> it is alone in (what arithmatex writes for a $$ paragraph), else a
+// <span class="arithmatex">\[...\]</span>; an escape (\$) its text.
+const NOTEBOOK_CLASSES = 'jp-RenderedMarkdown|jp-MarkdownOutput|jp-RenderedLatex';
+const findTex = new MathJax._.input.tex_ts.TeX({
+  packages: ['base'],
+  inlineMath: [['\\(', '\\)'], ['$', '$']],
+  displayMath: [['\\[', '\\]'], ['$$', '$$']],
+  processEscapes: true,
+  processEnvironments: true,
+});
+
+function findPage(elements) {
+  const html = `<!DOCTYPE html><html><head></head><body>${elements.join('')}</body></html>`;
+  // MathJax's own HTMLDocument class (the registered handler's carries the assistive-MML
+  // extension, whose options this document does not need)
+  const doc = new MathJax._.handlers.html.HTMLDocument.HTMLDocument(adaptor.parse(html, 'text/html'), adaptor, {
+    InputJax: [findTex],
+    ignoreHtmlClass: '.+',
+    processHtmlClass: NOTEBOOK_CLASSES,
+  });
+  const tops = () => adaptor.childNodes(adaptor.body(doc.document))
+    .filter((n) => adaptor.kind(n) !== '#text' && adaptor.kind(n) !== '#comment');
+  const errors = [];
+  if (tops().length !== elements.length) {
+    return {find: elements.map(() => null), errors: [`${elements.length} notebook elements sent, ${tops().length} parsed`]};
+  }
+  doc.findMath();
+  const changed = new Set();
+  const top = (node) => {
+    while (adaptor.parent(node) && adaptor.parent(node) !== adaptor.body(doc.document)) node = adaptor.parent(node);
+    return node;
+  };
+  for (const math of [...doc.math].reverse()) {
+    const owner = top(math.start.node);
+    changed.add(owner);
+    if (math.display === null) {  // an escape: \$ is a dollar sign
+      math.typesetRoot = adaptor.text(math.math);
+      math.updateDocument(doc);
+      continue;
+    }
+    const open = math.display ? '\\[' : '\\(';
+    const close = math.display ? '\\]' : '\\)';
+    const wrapper = adaptor.node(math.display ? 'div' : 'span', {class: 'arithmatex'}, [adaptor.text(open + math.math + close)]);
+    math.typesetRoot = wrapper;
+    math.updateDocument(doc);
+    if (math.display) {
+      const p = adaptor.parent(wrapper);
+      const alone = adaptor.kind(p) === 'p' && adaptor.childNodes(p).every((n) =>
+        n === wrapper || (adaptor.kind(n) === '#text' && !adaptor.value(n).trim()));
+      if (alone) adaptor.replace(wrapper, p);
+      else adaptor.replace(adaptor.node('span', {class: 'arithmatex'}, [adaptor.text(open + math.math + close)]), wrapper);
+    }
+  }
+  return {find: tops().map((n) => (changed.has(n) ? adaptor.outerHTML(n) : null)), errors};
+}
+
 const lines = readline.createInterface({input: process.stdin});
 for await (const line of lines) {
   if (!line.trim()) continue;
-  const {id, items} = JSON.parse(line);
+  const {id, items, find} = JSON.parse(line);
   let answer;
+  if (find) {
+    try {
+      answer = {id, ...findPage(find)};
+    } catch (err) {
+      answer = {id, find: find.map(() => null), errors: [String(err && err.stack || err)], fatal: true};
+    }
+    process.stdout.write(JSON.stringify(answer) + '\n');
+    continue;
+  }
   try {
     answer = {id, ...(await typesetPage(items || []))};
   } catch (err) {

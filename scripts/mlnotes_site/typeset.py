@@ -15,6 +15,13 @@ expressions in order and answers with each one's markup and error, and the style
 need. `Typesetter` is such a `render`: one Node process (started only when a page is not in
 the cache), and a cache under `.cache/typeset/`, one file per page keyed on a hash of the
 page's ordered expressions, MathJax's package.json, typeset.mjs and the output format.
+
+A notebook page (mkdocs-jupyter) has no arithmatex wrappers: its markdown cells keep their
+`$...$` and `$$...$$`. `wrap_notebook_math(html, typesetter.find)` puts that math in
+arithmatex wrappers first, found in Node by MathJax's own code as the browser found it
+(typeset.mjs, FIND), cached like a page; `typeset_html` then typesets the page.
+`readable_math` turns math into plain text where it cannot be typeset (the search index,
+the table of contents).
 """
 
 from __future__ import annotations
@@ -26,6 +33,7 @@ import json
 import os
 import re
 import subprocess
+from html.parser import HTMLParser
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
@@ -127,6 +135,75 @@ def typeset_html(
     return out, errors
 
 
+# Notebook pages (mkdocs-jupyter): the elements whose math MathJax typeset in the browser
+# (their markdown cells, their LaTeX outputs), as typeset.mjs's NOTEBOOK_CLASSES.
+NOTEBOOK_CLASSES = ("jp-RenderedMarkdown", "jp-MarkdownOutput", "jp-RenderedLatex")
+VOID = set("area base br col embed hr img input link meta source track wbr".split())
+
+
+class _NotebookElements(HTMLParser):
+    """The (start, end) offsets of the outermost elements with a NOTEBOOK_CLASSES class."""
+
+    def __init__(self, text: str):
+        super().__init__(convert_charrefs=False)
+        # HTMLParser's getpos() counts lines by "\n" only
+        self.lines = [0] + [m.end() for m in re.finditer("\n", text)]
+        self.text = text
+        self.spans: list[tuple[int, int]] = []
+        self.open: tuple[str, int, int] | None = None  # tag, depth, start
+
+    def _offset(self) -> int:
+        line, col = self.getpos()
+        return self.lines[line - 1] + col
+
+    def handle_starttag(self, tag, attrs):
+        if self.open is not None:
+            name, depth, start = self.open
+            if tag == name:
+                self.open = (name, depth + 1, start)
+            return
+        classes = (dict(attrs).get("class") or "").split()
+        if any(c in NOTEBOOK_CLASSES for c in classes) and tag not in VOID:
+            self.open = (tag, 1, self._offset())
+
+    def handle_endtag(self, tag):
+        if self.open is None or tag != self.open[0]:
+            return
+        name, depth, start = self.open
+        if depth > 1:
+            self.open = (name, depth - 1, start)
+            return
+        end = self.text.index(">", self._offset()) + 1
+        self.spans.append((start, end))
+        self.open = None
+
+
+def notebook_elements(page_html: str) -> list[tuple[int, int]]:
+    """Where the page's notebook elements are (their math, in `$...$`, is found in Node)."""
+    if not any(c in page_html for c in NOTEBOOK_CLASSES):
+        return []
+    parser = _NotebookElements(page_html)
+    parser.feed(page_html)
+    parser.close()
+    return parser.spans
+
+
+def wrap_notebook_math(page_html: str, find: Callable[[list[str]], dict]) -> tuple[str, list[str]]:
+    """The page with the math of its notebook elements in arithmatex wrappers, as
+    typeset.mjs finds it (`find`: a Typesetter's `find`), and the errors."""
+    spans = notebook_elements(page_html)
+    if not spans:
+        return page_html, []
+    answer = find([page_html[a:b] for a, b in spans])
+    out, last = [], 0
+    for (a, b), new in zip(spans, answer["find"]):
+        if new is not None:
+            out += [page_html[last:a], new]
+            last = b
+    out.append(page_html[last:])
+    return "".join(out), list(answer.get("errors") or [])
+
+
 def _salt(output: str) -> str:
     h = hashlib.sha256(SCRIPT.read_bytes())
     h.update(MATHJAX_PACKAGE.read_bytes() if MATHJAX_PACKAGE.is_file() else b"no mathjax")
@@ -164,7 +241,18 @@ class Typesetter:
         return None if self.cache_dir is None else self.cache_dir / f"{key}.json.gz"
 
     def __call__(self, items: list[Item]) -> Rendered:
-        key = self.key(items)
+        return self._cached_answer(self.key(items), lambda: self._typeset(items))
+
+    def find(self, elements: list[str]) -> dict:
+        """The notebook elements with their math in arithmatex wrappers (typeset.mjs's
+        FIND): `{"find": [html or None (no math), ...], "errors": [...]}`, cached as pages are."""
+        h = hashlib.sha256(self.salt.encode() + b"find")
+        for element in elements:
+            h.update(element.encode())
+            h.update(b"\xff")
+        return self._cached_answer(h.hexdigest()[:40], lambda: self._ask({"find": elements}))
+
+    def _cached_answer(self, key: str, compute: Callable[[], dict]) -> dict:
         path = self._cached(key)
         if path is not None:
             self.used.add(path)
@@ -173,7 +261,7 @@ class Typesetter:
                 return json.loads(gzip.decompress(path.read_bytes()))
             except (OSError, ValueError, EOFError):
                 pass
-        answer = self._typeset(items)
+        answer = compute()
         if path is not None and not answer.get("fatal"):  # a failed run is never cached
             path.parent.mkdir(parents=True, exist_ok=True)
             tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")  # one per writer
@@ -207,10 +295,18 @@ class Typesetter:
         return self.process
 
     def _typeset(self, items: list[Item]) -> Rendered:
+        answer = self._ask({"items": items})
+        return {
+            "items": answer["items"],
+            "css": answer["css"],
+            **({"fatal": True} if answer.get("fatal") else {}),
+        }
+
+    def _ask(self, request: dict) -> dict:
         process = self._process()
         self._n += 1
         try:
-            process.stdin.write(json.dumps({"id": self._n, "items": items}) + "\n")
+            process.stdin.write(json.dumps({"id": self._n, **request}) + "\n")
             process.stdin.flush()
             line = process.stdout.readline()
         except OSError as err:  # the process died (a broken pipe)
@@ -223,11 +319,8 @@ class Typesetter:
         if answer.get("id") != self._n:
             self.close()
             raise RuntimeError(f"typeset.mjs answered page {answer.get('id')}, not {self._n}")
-        return {
-            "items": answer["items"],
-            "css": answer["css"],
-            **({"fatal": True} if answer.get("fatal") else {}),
-        }
+        answer.pop("id")
+        return answer
 
     def close(self) -> None:
         process, self.process = self.process, None
@@ -238,3 +331,139 @@ class Typesetter:
 
     def __exit__(self, *exc) -> None:
         self.close()
+
+
+# Math as text, where it cannot be typeset: the search index (titles and texts) and the
+# table of contents (Material writes headings there as text). `readable` turns TeX into
+# what a reader would type: `n = 16`, `⌊ (n + 2p - k)/s ⌋ + 1`, `ω_i = 10000^(-2i/d)`.
+_SYMBOLS = {
+    **{
+        name: chr(0x3B1 + i)
+        for i, name in enumerate(
+            "alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron "
+            "pi rho varsigma sigma tau upsilon phi chi psi omega".split()
+        )
+    },
+    **{
+        name: char
+        for name, char in zip(
+            "Gamma Delta Theta Lambda Xi Pi Sigma Phi Psi Omega".split(), "ΓΔΘΛΞΠΣΦΨΩ"
+        )
+    },
+    "varepsilon": "ε",
+    "vartheta": "ϑ",
+    "varphi": "φ",
+    "ell": "ℓ",
+    "infty": "∞",
+    "partial": "∂",
+    "nabla": "∇",
+    "sum": "∑",
+    "prod": "∏",
+    "int": "∫",
+    "le": "≤",
+    "leq": "≤",
+    "ge": "≥",
+    "geq": "≥",
+    "ne": "≠",
+    "neq": "≠",
+    "approx": "≈",
+    "sim": "∼",
+    "equiv": "≡",
+    "propto": "∝",
+    "cdot": "·",
+    "cdots": "⋯",
+    "ldots": "…",
+    "dots": "…",
+    "times": "×",
+    "pm": "±",
+    "mp": "∓",
+    "in": "∈",
+    "notin": "∉",
+    "subset": "⊂",
+    "subseteq": "⊆",
+    "cup": "∪",
+    "cap": "∩",
+    "to": "→",
+    "rightarrow": "→",
+    "leftarrow": "←",
+    "Rightarrow": "⇒",
+    "iff": "⇔",
+    "mapsto": "↦",
+    "forall": "∀",
+    "exists": "∃",
+    "lfloor": "⌊",
+    "rfloor": "⌋",
+    "lceil": "⌈",
+    "rceil": "⌉",
+    "langle": "⟨",
+    "rangle": "⟩",
+    "top": "⊤",
+    "|": "‖",
+    "{": "\ue000",  # a brace shown, not a group (restored at the end)
+    "}": "\ue001",
+    "%": "%",
+    "$": "$",
+    "_": "_",
+}
+_DROP = "left right big Big bigg Bigg displaystyle textstyle limits nolimits quad qquad".split()
+_GROUP = r"\{([^{}]*)\}"
+
+
+def readable(tex: str) -> str:
+    """TeX as plain text (Unicode symbols, a/b for a fraction, ^ and _ kept)."""
+    s = re.sub(r"\\[,;:!> ]|~", " ", tex.strip())
+    # the symbols first: a macro's name ends at the next non-letter, which must stay there
+    s = re.sub(
+        r"\\([A-Za-z]+|[|{}%$_])",
+        lambda m: "" if m.group(1) in _DROP else _SYMBOLS.get(m.group(1), m.group(0)),
+        s,
+    )
+    for _ in range(4):  # nested groups, innermost first
+        s = re.sub(
+            r"\\[dt]?frac\s*" + _GROUP + r"\s*" + _GROUP,
+            lambda m: f"{_paren(m.group(1))}/{_paren(m.group(2))}",
+            s,
+        )
+        s = re.sub(r"\\sqrt\s*" + _GROUP, lambda m: "√" + _paren(m.group(1)), s)
+        s = re.sub(
+            r"\\(?:mathbf|mathrm|mathit|mathcal|mathbb|boldsymbol|operatorname|text|textbf"
+            r"|textit|mathsf|vec|hat|bar|tilde|overline)\s*" + _GROUP,
+            r"\1",
+            s,
+        )
+        s = re.sub(r"([_^])" + _GROUP, lambda m: m.group(1) + _paren(m.group(2)), s)
+    s = re.sub(r"\\([A-Za-z]+)", r"\1", s)  # \sin, \log, ...: their names
+    s = s.replace("{", "").replace("}", "").replace("\ue000", "{").replace("\ue001", "}")
+    return re.sub(r"\s+", " ", s).strip()
+
+
+def _paren(group: str) -> str:
+    """A fraction's part, an exponent or a subscript: bare if one word, else in ( )."""
+    group = group.strip()
+    if re.fullmatch(r"[\w.]+|\(.*\)", group):
+        return group
+    return f"({group})"
+
+
+# TeX in text: arithmatex's \( \) and \[ \], and a notebook's $ and $$ (`dollars`)
+_TEX_IN_TEXT = re.compile(r"\\\((.+?)\\\)|\\\[(.+?)\\\]", re.S)
+_DOLLARS_IN_TEXT = re.compile(r"\$\$(.+?)\$\$|\$([^$]+?)\$", re.S)
+_CODE = re.compile(r"(<pre\b.*?</pre>|<code\b.*?</code>)", re.S)
+
+
+def readable_math(text: str, dollars: bool = False, escaped: bool = True) -> str:
+    """`text` (HTML, `escaped`, or plain text) with its math as `readable` text; code is
+    left alone. `dollars`: $...$ and $$...$$ are math too (a notebook page's)."""
+
+    def one(m: re.Match) -> str:
+        tex = next(g for g in m.groups() if g is not None)
+        if escaped:
+            return htmllib.escape(readable(htmllib.unescape(tex)), quote=False)
+        return readable(tex)
+
+    parts = _CODE.split(text) if escaped else [text]
+    for i in range(0, len(parts), 2):
+        parts[i] = _TEX_IN_TEXT.sub(one, parts[i])
+        if dollars:
+            parts[i] = _DOLLARS_IN_TEXT.sub(one, parts[i])
+    return "".join(parts)

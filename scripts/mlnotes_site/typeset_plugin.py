@@ -11,28 +11,41 @@ The stylesheet a page's math needs goes at the start of the page's <article>, no
 <head> elements the previous page did not have. Its font URLs are relative to the page
 (the font is served at javascripts/mathjax/fonts/ by mlnotes-assets).
 
-Each TeX error is a warning naming the page and the expression (a strict build fails).
+Where Material writes a heading as text, its math becomes readable text
+(typeset.readable_math: `n = 16`, not `$n = 16$` or `\\(n = 16\\)`): the navigation's and
+the table of contents' links (on_post_page) and the search index's titles and texts
+(on_post_build, after the search plugin wrote it; a notebook page's $...$ too).
+
+Each TeX error is a warning naming the page, the section (the id of the heading before it:
+on an API page, the function's) and the expression (a strict build fails). It is the
+site's only TeX check.
+
 One Typesetter (one Node process, started only for a page not in the cache) per build;
 under `mkdocs serve` it lives as long as the server. After a build that is not a serve,
 the process stops and, after a whole build (not `--dirty`), the cache files the build did
 not use are deleted.
 
-The notebook pages (mkdocs-jupyter: `$...$` in their markdown cells, no arithmatex)
-keep MathJax in the browser: overrides/main.html loads it on those pages, and on every
-page when this plugin is disabled (`config.extra.mlnotes_typeset` tells it).
+The notebook pages (mkdocs-jupyter: `$...$` in their markdown cells, no arithmatex) are
+typeset too: typeset.mjs finds their math as MathJax found it in the browser, puts it in
+arithmatex wrappers (typeset.wrap_notebook_math, cached as the pages are), and the page is
+then typeset as any other. No page loads MathJax, except when this plugin is disabled:
+overrides/main.html then loads it on every page (`config.extra.mlnotes_typeset` tells it).
 
 Options:
 
     plugins:
       - mlnotes-typeset:
-          enabled: true           # false: no build-time math, MathJax on every page
+          enabled: true           # false: MathJax on every page, and no TeX error reported
           cache: .cache/typeset   # one file per page's math, relative to mkdocs.yml
 """
 
 from __future__ import annotations
 
+import bisect
+import json
 import posixpath
 import re
+from pathlib import Path
 
 from mkdocs.config import base
 from mkdocs.config import config_options as c
@@ -40,11 +53,59 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, get_plugin_logger
 
 from mlnotes_site import project_path
-from mlnotes_site.typeset import SITE_FONT_DIR, Typesetter, stylesheet, typeset_html
+from mlnotes_site.typeset import (
+    MATH,
+    SITE_FONT_DIR,
+    Typesetter,
+    notebook_elements,
+    readable_math,
+    stylesheet,
+    typeset_html,
+    wrap_notebook_math,
+)
 
 log = get_plugin_logger("typeset")
 
 ARTICLE = re.compile(r'(<article class="md-content__inner[^"]*"[^>]*>)')
+
+
+# a link of Material's navigation or table of contents, and its content
+NAV_LINK = re.compile(r'(<(a|label)\b[^>]*\bclass="md-nav__link[^"]*"[^>]*>)(.*?)(</\2>)', re.S)
+
+
+def readable_search_index(site_dir: Path, notebook_urls: set[str]) -> None:
+    """The search index (Material's search plugin wrote it: its on_post_build runs first)
+    with its math as text: a result shows `n = 16`, not `\\(n = 16\\)` or `$n = 16$` (the
+    notebook pages' $...$), and a search for `n = 16` finds it."""
+    path = site_dir / "search" / "search_index.json"
+    if not path.is_file():
+        return
+    index = json.loads(path.read_text(encoding="utf-8"))
+    changed = False
+    for doc in index.get("docs", []):
+        dollars = doc.get("location", "").split("#")[0] in notebook_urls
+        for field in ("title", "text"):
+            if isinstance(doc.get(field), str):
+                new = readable_math(doc[field], dollars=dollars)
+                changed |= new != doc[field]
+                doc[field] = new
+    if changed:
+        path.write_text(json.dumps(index, separators=(",", ":")), encoding="utf-8")  # as Material
+
+
+HEADING = re.compile(r'<h[1-6][^>]*\sid="([^"]+)"')
+
+
+def sections(page_html: str) -> list[str | None]:
+    """For each arithmatex expression of the page, in order, the id of the last heading
+    before it (on an API page, the function's or class's), or None."""
+    headings = [(m.start(), m.group(1)) for m in HEADING.finditer(page_html)]
+    starts = [start for start, _ in headings]
+    found = []
+    for m in MATH.finditer(page_html):
+        i = bisect.bisect(starts, m.start())
+        found.append(headings[i - 1][1] if i else None)
+    return found
 
 
 def font_url(dest_uri: str) -> str:
@@ -55,7 +116,8 @@ def font_url(dest_uri: str) -> str:
 
 class TypesetConfig(base.Config):
     enabled = c.Type(bool, default=True)
-    """Typeset the pages' math at build time (false: MathJax typesets it in the browser)."""
+    """Typeset the pages' math at build time (false: MathJax typesets it in the browser, and
+    nothing reports a TeX error: this plugin is the site's only TeX check)."""
     cache = c.Type(str, default=".cache/typeset")
     """The typeset pages' math, one file per page, relative to mkdocs.yml's folder."""
 
@@ -67,6 +129,7 @@ class TypesetPlugin(BasePlugin[TypesetConfig]):
         self.typesetter: Typesetter | None = None
         self.serve = False
         self.dirty = False
+        self.notebook_urls: set[str] = set()  # the notebook pages, for the search index
 
     def on_startup(self, *, command, dirty):
         self.serve = command == "serve"
@@ -90,7 +153,25 @@ class TypesetPlugin(BasePlugin[TypesetConfig]):
         return config
 
     def on_post_page(self, output: str, page, config):
-        if not self.config.enabled or "arithmatex" not in output:
+        if not self.config.enabled:
+            return output
+        notebook = bool(notebook_elements(output))
+        if notebook:
+            self.notebook_urls.add(page.url)
+        # the table of contents and the navigation: math as text (Material writes the
+        # headings there as text: a notebook's $n = 16$ would show as such)
+        output = NAV_LINK.sub(
+            lambda m: m.group(1) + readable_math(m.group(3), dollars=notebook) + m.group(4),
+            output,
+        )
+        if notebook:  # a notebook page: its $...$ in arithmatex wrappers
+            try:
+                output, errors = wrap_notebook_math(output, self.typesetter.find)
+            except RuntimeError as err:
+                raise PluginError(f"{page.file.src_uri}: {err}") from err
+            for error in errors:
+                log.warning(f"{page.file.src_uri}: {error}")
+        if "arithmatex" not in output:
             return output
         css = []
 
@@ -102,9 +183,11 @@ class TypesetPlugin(BasePlugin[TypesetConfig]):
             css.append(answer["css"])
             return {"items": answer["items"], "css": ""}  # the stylesheet goes in the article
 
+        where = sections(output)
         output, errors = typeset_html(output, render)
         for error in errors:
-            log.warning(f"{page.file.src_uri}: {error}")
+            section = f" (section #{where[error.index]})" if where[error.index] else ""
+            log.warning(f"{page.file.src_uri}: {error}{section}")
         if css:
             style = stylesheet(css[0], font_url(page.file.dest_uri))
             output, n = ARTICLE.subn(lambda m: m.group(1) + style, output, count=1)
@@ -113,6 +196,8 @@ class TypesetPlugin(BasePlugin[TypesetConfig]):
         return output
 
     def on_post_build(self, config):
+        if self.config.enabled:
+            readable_search_index(Path(config.site_dir), self.notebook_urls)
         if self.typesetter is None or self.serve:
             return
         self.typesetter.close()
