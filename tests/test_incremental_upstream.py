@@ -93,3 +93,18 @@ def test_mkdocs_without_what_the_adapter_uses_stops_the_serve(monkeypatch):
         PluginError, match=r"MkDocs's `mkdocs.commands.build._populate_page`.*mkdocs==1\.6\.1"
     ):
         incremental._Upstream(config)
+
+
+def test_the_inputs_every_page_reads_are_derived_from_the_configuration():
+    """mlnotes-incremental re-renders every page when the theme's custom_dir, the build
+    code or mlnotes-citations' bib file changes: found from mkdocs.yml, not listed."""
+    from mkdocs.config import load_config
+
+    config = load_config(str(ROOT / "mkdocs.yml"))
+    assert incremental._derived_inputs(ROOT, config) == [
+        "overrides",
+        "scripts/mlnotes_site",
+        "docs/references.bib",
+    ]
+    config.plugins.pop("mlnotes-citations")
+    assert "docs/references.bib" not in incremental._derived_inputs(ROOT, config)

@@ -48,8 +48,10 @@ Options:
 
     plugins:
       - mlnotes-incremental:
-          # inputs every page depends on, relative to mkdocs.yml (files or folders)
-          global_inputs: [overrides, scripts/mlnotes_site, docs/references.bib]
+          # inputs every page depends on besides those derived from the configuration
+          # (the theme's custom_dir, this package, mlnotes-citations' bib file), relative
+          # to mkdocs.yml (files or folders)
+          global_inputs: []
 """
 
 from __future__ import annotations
@@ -83,11 +85,30 @@ AUTODOC = re.compile(r"^:::\s+([\w.]+)", re.M)
 FIGURE_REF = re.compile(r"figures/([\w.-]+?)(?:-dark)?\.svg")
 FRONT_MATTER = re.compile(r"\A(---\s*\n.*?\n(?:---|\.\.\.)\s*\n)", re.S)
 HEADING = re.compile(r"^#{1,6}\s.*$|^.*\n(?:=+|-+)\s*$", re.M)
-# Inputs that every page depends on (relative to the config file's folder): the default of
-# the `global_inputs` option. The build code (scripts/mlnotes_site) is one, though an edit
-# of it also needs a restart (mlnotes-problems says so). docs/references.bib (mlnotes-citations'
-# `bib_file`): every page's citations and References list are formatted from it.
-GLOBAL_INPUTS = ("overrides", "scripts/mlnotes_site", "docs/references.bib")
+# Inputs that every page depends on besides mkdocs.yml and docs/'s dotfiles are derived
+# from the configuration (`_derived_inputs`): the theme's `custom_dir` (the overrides), the
+# build code (this package, when it lies in the project: an edit of it also needs a
+# restart, which mlnotes-problems says), and mlnotes-citations' `bib_file` (every page's
+# citations and References list are formatted from it). The `global_inputs` option adds
+# more (relative to the config file's folder); none by default.
+GLOBAL_INPUTS: tuple[str, ...] = ()
+
+
+def _derived_inputs(root: Path, config) -> list[str]:
+    """What every page reads, as the configuration says: the theme's custom_dir, the build
+    code, mlnotes-citations' bib file (paths relative to `root`, those inside it)."""
+    found = []
+    custom_dir = config.theme.custom_dir if config.theme else None
+    candidates = [Path(custom_dir)] if custom_dir else []
+    candidates.append(Path(__file__).resolve().parent)
+    citations = config.plugins.get("mlnotes-citations")
+    if citations is not None:
+        candidates.append(Path(config.docs_dir) / citations.config.bib_file)
+    for path in candidates:
+        path = path if path.is_absolute() else root / path
+        if path.resolve().is_relative_to(root.resolve()):
+            found.append(path.resolve().relative_to(root.resolve()).as_posix())
+    return found
 
 
 class _MemoryBytecodeCache(jinja2.BytecodeCache):
@@ -554,7 +575,8 @@ class _Peers:
 
 class IncrementalConfig(base.Config):
     global_inputs = c.ListOfItems(c.Type(str), default=list(GLOBAL_INPUTS))
-    """Files or folders (relative to mkdocs.yml) that every page depends on."""
+    """Files or folders (relative to mkdocs.yml) that every page depends on, besides those
+    derived from the configuration (`_derived_inputs`)."""
 
 
 class IncrementalPlugin(BasePlugin[IncrementalConfig]):
@@ -600,7 +622,9 @@ class IncrementalPlugin(BasePlugin[IncrementalConfig]):
             f.src_uri: _scan(root, f, sorted(computed_by.get(f.src_uri, [])), failed) for f in pages
         }
         old = state["pages"]
-        key = _global_key(root, config, self.config.global_inputs)
+        key = _global_key(
+            root, config, [*_derived_inputs(root, config), *self.config.global_inputs]
+        )
         reason = None
         if not old:
             reason = "first build"
