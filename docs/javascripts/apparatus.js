@@ -11,13 +11,12 @@
 // watch <body> for tooltips and complete each one once. The preview of an equation or a
 // correction box is the copy that Material makes of its target as an <h3>: unwrap it.
 //
-// Math still in TeX (a page the browser typesets: the notebooks, or every page with
-// mlnotes-typeset disabled) is typeset here with MathJax when the page has it, with the
+// Math still in TeX (every page, when mlnotes-typeset is disabled) is typeset here with MathJax when the page has it, with the
 // equation numbers its own page gives it (`data-eqn-start`, counted by
 // scripts/mlnotes_site/equations.py), without its \label (which would be "multiply defined"
 // when the preview is shown again). No MathJax on the page: nothing to typeset.
 (function () {
-  if (window.mlnotesApparatus) return; // notebook pages load the site scripts twice
+  if (window.mlnotesApparatus) return; // once, whatever loads this file again
   window.mlnotesApparatus = true;
 
   function texTags() {
