@@ -198,7 +198,8 @@ def test_strict_build_fails_on_unknown_equation_label(tmp_path):
     )
     assert result.returncode != 0
     assert (
-        "mlnotes.mod.f (mod.py:1): Equation: no \\label{eq:absent} on 'notes.md'" in result.stderr
+        "mlnotes.mod.f (mlnotes/mod.py:1): Equation: no \\label{eq:absent} on 'notes.md'"
+        in result.stderr
     )
 
 

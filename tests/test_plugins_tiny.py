@@ -7,6 +7,8 @@ its own docs/figures/ (the builder's `--root` is mkdocs.yml's folder).
 
 from __future__ import annotations
 
+import copy
+
 import html
 import json
 import re
@@ -278,9 +280,9 @@ def test_equations_the_griffe_extension_parses_the_section(tmp_path):
     assert "mlnotes" not in package["mod.Disc"].extra  # no section, no data
     refs = equations.collect_equation_refs(tmp_path / "tinypkg", "tinypkg")
     assert [(r.identifier, r.label, r.source) for r in refs] == [
-        ("tinypkg.mod.area", "eq:area", "mod.py:4"),
-        ("tinypkg.mod.area", "eq:perimeter", "mod.py:4"),
-        ("tinypkg.mod.Disc.perimeter", "eq:perimeter", "mod.py:17"),
+        ("tinypkg.mod.area", "eq:area", "tinypkg/mod.py:4"),
+        ("tinypkg.mod.area", "eq:perimeter", "tinypkg/mod.py:4"),
+        ("tinypkg.mod.Disc.perimeter", "eq:perimeter", "tinypkg/mod.py:17"),
     ]
 
 
@@ -341,6 +343,22 @@ def test_equations_link_both_ways_through_the_template(tmp_path):
     ), notes
 
 
+def test_equations_without_the_griffe_extension_the_strict_build_fails_saying_so(tmp_path):
+    """Without the extension (or the template), mkdocstrings renders an Equation: section
+    as plain text: a warning naming the page and what to configure, not a silent page."""
+    setup = copy.deepcopy(MKDOCSTRINGS)
+    del setup["mkdocstrings"]["handlers"]["python"]["options"]["extensions"]
+    tree = tiny.project(
+        tmp_path, TINY_PKG, plugins=[setup, {"mlnotes-equations": {"package": "tinypkg"}}]
+    )
+    built = tiny.build(tree)
+    assert built.returncode != 0
+    assert any(
+        "api.md: an Equation: section is not rendered as links" in w and "EquationsExtension" in w
+        for w in built.warnings
+    ), built.warnings
+
+
 def test_equations_an_unknown_label_fails_the_strict_build_naming_the_function(tmp_path):
     tree = tiny.project(
         tmp_path,
@@ -350,7 +368,7 @@ def test_equations_an_unknown_label_fails_the_strict_build_naming_the_function(t
     built = tiny.build(tree)
     assert built.returncode != 0
     assert (
-        "WARNING -  equations: tinypkg.mod.area (mod.py:4): Equation: no \\label{eq:perimeter} on 'notes.md'"
+        "WARNING -  equations: tinypkg.mod.area (tinypkg/mod.py:4): Equation: no \\label{eq:perimeter} on 'notes.md'"
         in built.warnings
     ), built.stderr
 

@@ -136,6 +136,14 @@ def docstring_equations(doc: str) -> list[tuple[str, str]]:
     return section_equations(griffe.parse_google(griffe.Docstring(doc or "")))
 
 
+# An `Equation:` section as mkdocstrings-python renders it (an admonition, in the
+# `<details>` or the `<div>` form); with the extension and the template, it holds links
+UNLINKED_SECTION = re.compile(
+    r'<details class="equations?"[^>]*>.*?</details>|<div class="admonition equations?"[^>]*>.*?</div>',
+    re.S,
+)
+
+
 def _where(obj) -> str:
     """`path/to/module.py:LINE` of an object, relative to its package's parent."""
     try:
@@ -207,7 +215,7 @@ def collect_equation_refs(package_dir: Path, package: str = PACKAGE) -> list[Equ
         if "equation_error" in data:
             errors.append((str(obj.filepath), obj.lineno or 0, data["equation_error"]))
         for eq in data.get("equations", []):
-            source = f"{Path(obj.filepath).name}:{obj.lineno}"
+            source = _where(obj)
             refs.append(
                 (
                     str(obj.filepath),
@@ -482,6 +490,16 @@ class EquationsPlugin(BasePlugin[EquationsConfig]):
         return anchor_next_block(annotate_eqrefs(html, numbers))
 
     def on_post_page(self, output: str, page, config):
+        for section in UNLINKED_SECTION.finditer(output):
+            if "mlnotes-equation-link" not in section.group(0):
+                log.warning(
+                    f"{page.file.src_uri}: an Equation: section is not rendered as links: the "
+                    "mkdocstrings python handler needs `extensions: "
+                    "[mlnotes_site.equations:EquationsExtension]` in its options, and "
+                    "mkdocstrings `custom_templates: scripts/mlnotes_site/templates` "
+                    "(README: Layout)"
+                )
+                break
         if "data-mlnotes-equation" not in output:
             return output
         files = self.files
