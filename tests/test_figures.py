@@ -175,3 +175,16 @@ def test_palette_has_3_to_1_contrast_against_white_and_slate():
     assert _contrast("#000000", "#ffffff") == pytest.approx(21.0)
     ratios = {(c, bg): _contrast(c, bg) for c in PALETTE for bg in ("#ffffff", "#1e2129")}
     assert min(ratios.values()) >= 3.0, {k: round(v, 2) for k, v in ratios.items() if v < 3}
+
+
+def test_a_mistyped_root_is_an_error_naming_it(tmp_path, capsys):
+    """`--root` at a folder without scripts/figures/ stops at once, naming the option and
+    the folder, and writes nothing there."""
+    from mlnotes_site import build_figures
+
+    typo = tmp_path / "no-such-project"
+    with pytest.raises(SystemExit) as exit_:
+        build_figures.main(["--root", str(typo)])
+    assert exit_.value.code == 2
+    assert f"--root {typo}: no scripts/figures/ there" in capsys.readouterr().err
+    assert not typo.exists()

@@ -331,7 +331,7 @@ def build(
     if unknown:
         raise SystemExit(
             f"build_figures: no figure script named {', '.join(unknown)} in "
-            f"{SCRIPTS.relative_to(ROOT)}/ (known: {', '.join(scripts) or 'none'})"
+            f"{SCRIPTS} (known: {', '.join(scripts) or 'none'})"
         )
     OUT.mkdir(parents=True, exist_ok=True)
     CACHE.mkdir(parents=True, exist_ok=True)
@@ -420,6 +420,8 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     if args.root is not None:
+        if not (args.root / "scripts" / "figures").is_dir():
+            parser.error(f"--root {args.root}: no scripts/figures/ there (the project's folder?)")
         set_root(args.root)
         sys.path.insert(0, str(ROOT))  # the project's own mlnotes, for the workers (forked)
     return 1 if build(args.names or None, force=args.force, jobs=args.jobs) else 0
