@@ -40,10 +40,18 @@ def bib(tmp_path):
     return citations.Bibliography.load(path)
 
 
-def convert(source: str, bib) -> tuple[str, list[str]]:
+def convert(source: str, bib, extensions=()) -> tuple[str, list[str]]:
     """The HTML of `source` and the keys it cites, in order."""
     ext = citations.CitationsExtension(bib)
-    out = markdown.Markdown(extensions=[*EXTENSIONS, ext]).convert(source)
+    md = markdown.Markdown(
+        extensions=[
+            *EXTENSIONS,
+            *(e if isinstance(e, str) else next(iter(e)) for e in extensions),
+            ext,
+        ],
+        extension_configs={k: v for e in extensions if isinstance(e, dict) for k, v in e.items()},
+    )
+    out = md.convert(source)
     return out, ext.cited
 
 
@@ -115,6 +123,66 @@ def test_citations_in_tables_lists_and_admonitions(bib):
     out, keys = convert(source, bib)
     # (the References list is sorted by author: the order the parser meets them is not kept)
     assert sorted(keys) == ["duo2019", "solo2020", "trio2018"] and "[@" not in out
+
+
+def test_code_math_and_escapes_in_a_prefix_or_locator_are_restored(bib):
+    """What the higher-priority patterns stash in a citation's prefix or locator (a code
+    span, math, a backslash escape) comes back in the page, not as a stash placeholder."""
+    out, keys = convert(
+        "A [see `f(x)` in @solo2020, `code` here] and [@duo2019, $x^2$, \\*not emphasis\\*].",
+        bib,
+        extensions=[{"pymdownx.arithmatex": {"generic": True}}],
+    )
+    first = out.split("\n")[0]
+    assert keys == ["solo2020", "duo2019"]
+    assert "klzzwxh" not in out and "wzxhzdk" not in out and "\x02" not in out
+    assert (
+        '<span class="mlnotes-citation">(see <code>f(x)</code> in '
+        '<a class="footnote-ref mlnotes-cite" href="#ref-solo2020" aria-describedby="ref-solo2020">'
+        "Solo, 2020</a>, <code>code</code> here)</span>" in first
+    )
+    assert '<span class="arithmatex">\\(x^2\\)</span>, *not emphasis*)</span>' in first
+    assert text_of(first) == (
+        "A (see f(x) in Solo, 2020, code here) and (Duo and Pair, 2019, \\(x^2\\), *not emphasis*)."
+    )
+
+
+def test_an_ordinary_citation_is_a_span_with_a_raw_link(bib):
+    """The span and its link, as written before the span became an element (its link is
+    still raw HTML: Material's previews and MkDocs' anchor checks do not see it)."""
+    out, _ = convert("As [see @solo2020, sec. 3.5; -@duo2019] shows.", bib)
+    assert out.split("\n")[0] == (
+        '<p>As <span class="mlnotes-citation">(see <a class="footnote-ref mlnotes-cite" '
+        'href="#ref-solo2020" aria-describedby="ref-solo2020">Solo, 2020</a>, sec. 3.5; '
+        '<a class="footnote-ref mlnotes-cite" href="#ref-duo2019" '
+        'aria-describedby="ref-duo2019">2019</a>)</span> shows.</p>'
+    )
+
+
+def test_an_at_sign_inside_a_word_is_no_citation(bib, caplog):
+    """As in pandoc, `@` opens an item or follows whitespace: an e-mail address in
+    brackets is text, and no warning (the key `solo2020.org` is in no bib file)."""
+    out, keys = convert("Mail me [at me@solo2020.org] or [x@solo2020] or [x-@solo2020].", bib)
+    assert keys == [] and "mlnotes-cite" not in out
+    assert "[at me@solo2020.org]" in out and "[x@solo2020]" in out
+    assert not [r for r in caplog.records if "citation key" in r.getMessage()]
+
+
+def test_a_citation_in_a_link_text_is_left_as_written(bib):
+    """`[see [@key]](url)`: a link in a link is not HTML; the link keeps its text, as
+    an image's alt and a reference link's text do. In plain brackets it is cited."""
+    out, keys = convert(
+        "[see [@solo2020]](https://example.org) ![a [@duo2019] b](x.png) "
+        "[a [b [@trio2018]] c][ref] and [see [@solo2020, p. 2]] here.\n\n"
+        "[ref]: https://example.org/ref\n",
+        bib,
+    )
+    assert keys == ["solo2020"]
+    first = out.split("\n")[0]
+    assert '<a href="https://example.org">see [@solo2020]</a>' in first
+    assert 'alt="a [@duo2019] b"' in first
+    assert '<a href="https://example.org/ref">a [b [@trio2018]] c</a>' in first
+    assert "[see (Solo, 2020, p. 2)] here." in text_of(first)
 
 
 def test_references_list_sorted_by_author_with_ids(bib):

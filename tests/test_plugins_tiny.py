@@ -545,3 +545,35 @@ def test_typeset_math_in_a_heading_is_text_in_the_toc_and_the_search_index(tmp_p
     assert "\\\\(" not in index and "$" not in index, index
     # the page itself: the heading's math typeset
     assert re.search(r'<h2 id="[^"]*">Sizes for <span class="arithmatex"><mjx-container', page)
+
+
+def test_citations_markdown_in_a_locator_an_address_and_a_link_text(tmp_path):
+    """A strict build: a locator's code and math are in the page (no stash placeholder);
+    an e-mail address in brackets is no citation (no warning); a citation in a link's
+    text is left as the link's text (no link in a link)."""
+    tree = tiny.project(
+        tmp_path,
+        {
+            "docs/references.bib": tiny.BIB,
+            "docs/index.md": (
+                "# Home\n\nDeep nets [@goodfellow2016, `conv2d` and $x^2$]. "
+                "Mail me [at me@goodfellow2016.org]. [See [@goodfellow2016]](https://example.org).\n"
+            ),
+        },
+        plugins=CITATIONS,
+    )
+    built = tiny.build(tree)
+    assert built.returncode == 0, built.stderr
+    assert built.warnings == []
+    page = built.text("index.html")
+    content = page[page.index('<h1 id="home">') : page.index('<h2 id="references">')]
+    assert "klzzwxh" not in content and "\x02" not in content
+    assert re.search(
+        r'<span class="mlnotes-citation">\(<a class="footnote-ref mlnotes-cite" '
+        r'href="#ref-goodfellow2016" aria-describedby="ref-goodfellow2016">'
+        r"Goodfellow et al., 2016</a>, <code>conv2d</code> and "
+        r'<span class="arithmatex">.*?</span>\)</span>',
+        content,
+    ), content
+    assert "Mail me [at me@goodfellow2016.org]." in content
+    assert re.search(r'<a href="https://example.org"[^>]*>See \[@goodfellow2016\]</a>', content)

@@ -19,7 +19,11 @@ How: a Python-Markdown extension (`CitationsExtension`), which the plugin adds t
 `markdown_extensions` in on_config. The citation is an inline pattern, so the parser
 itself leaves code spans, fenced code and raw HTML blocks alone; a bracketed text
 that is a link (`[...](`, `[...][`), a footnote (`[^`) or a link reference definition
-(`[...]:` opening a line, which the block parser removes first) is not a citation. The
+(`[...]:` opening a line, which the block parser removes first) is not a citation, nor
+is a citation inside a link's or an image's text (`[see [@key]](url)` stays a link with
+that text: no link in a link). As in pandoc, the `@` opens an item or follows
+whitespace (`[mail me@example.org]` is text). A prefix or a locator is Markdown: its
+code, math and escapes come out as they would elsewhere in the text. The
 References list is added by a tree processor after the page's inline Markdown is
 parsed (and before the table of contents is made, so it lists the heading).
 
@@ -60,8 +64,10 @@ BIB_NAME = "references.bib"
 # reference link (`][`), not an image (`![`), not a footnote (`[^`). `[@key]:` mid-text
 # is a citation followed by a colon (a definition opening a line never reaches here).
 CITE = r"(?<![\\!\]])\[(?!\^)([^\[\]\n]*?-?@[A-Za-z0-9_][^\[\]\n]*?)\](?![(\[])"
+# An item: as in pandoc, the `@` (or `-@`) opens the item or follows whitespace, so the
+# address in "[mail me@example.org]" is no citation.
 ITEM = (
-    r"^\s*(?P<prefix>[^@]*?)\s*(?P<suppress>-?)@(?P<key>[A-Za-z0-9_][\w:.+/-]*?)"
+    r"^\s*(?:(?P<prefix>[^@]*?\S)\s+)?(?P<suppress>-?)@(?P<key>[A-Za-z0-9_][\w:.+/-]*?)"
     r"\s*(?:,\s*(?P<locator>.+?))?\s*$"
 )
 # after the code spans (190) and escapes (180), before footnotes (175) and links (170, 160)
@@ -205,30 +211,59 @@ class _Citation(InlineProcessor):
         items = [self.item.match(part) for part in m.group(1).split(";")]
         if not all(items):
             return None, None, None  # not a citation, e.g. "[see the @ sign]"
-        bib, parts = self.ext.bib, []
+        if _in_link_text(data, m.start(0), m.end(0)):
+            return None, None, None  # "[see [@key]](url)": a link's text, no link in a link
+        bib = self.ext.bib
         unknown = [item.group("key") for item in items if item.group("key") not in bib.entries]
         if unknown:  # the brackets stay as written, and cite none of their keys
             for key in unknown:
                 self.ext.warn(self.md, key)
             return None, None, None
+        parts = []
         for item in items:
             key, prefix, locator = item.group("key", "prefix", "locator")
             if key not in self.ext.cited:
                 self.ext.cited.append(key)
             text = bib.year(key) if item.group("suppress") else bib.label(key)
-            link = (
+            # raw HTML (the stash): the later tree processors (Material's instant previews,
+            # MkDocs' link checks) leave the links to the References list as they are
+            link = self.md.htmlStash.store(
                 f'<a class="footnote-ref mlnotes-cite" href="#ref-{key}" '
                 f'aria-describedby="ref-{key}">{html.escape(text)}</a>'
             )
             parts.append(
-                (f"{html.escape(prefix)} " if prefix else "")
-                + link
-                + (f", {html.escape(locator)}" if locator else "")
+                (f"{prefix} " if prefix else "") + link + (f", {locator}" if locator else "")
             )
-        # raw HTML (the stash): the later tree processors (Material's instant previews,
-        # MkDocs' link checks) leave the links to the References list as they are
-        span = f'<span class="mlnotes-citation">({"; ".join(parts)})</span>'
-        return self.md.htmlStash.store(span), m.start(0), m.end(0)
+        # the span an element, the prefixes and locators its text: the inline tree
+        # processor restores what the higher-priority patterns stashed in them (code
+        # spans, math, backslash escapes), and parses their Markdown as pandoc does
+        span = etree.Element("span", {"class": "mlnotes-citation"})
+        span.text = f"({'; '.join(parts)})"
+        return span, m.start(0), m.end(0)
+
+
+def _in_link_text(data: str, start: int, end: int) -> bool:
+    """Whether `data[start:end]` is inside brackets that a `(` or `[` follows: the text
+    of a link or an image (or of a reference link, defined or not)."""
+    depth = 0  # an opening bracket before it that no `]` closes
+    for ch in reversed(data[:start]):
+        if ch == "]":
+            depth += 1
+        elif ch == "[":
+            if not depth:
+                break
+            depth -= 1
+    else:
+        return False
+    for i in range(end, len(data)):
+        if data[i] == "[":
+            depth += 1
+        elif data[i] == "]":
+            if depth:
+                depth -= 1
+            elif data[i + 1 : i + 2] in ("(", "["):
+                return True
+    return False
 
 
 class _References(Treeprocessor):
