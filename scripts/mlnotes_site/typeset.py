@@ -513,10 +513,10 @@ def readable(tex: str, refs: dict[str, int] | None = None) -> str:
         )
         s = re.sub(r"\\sqrt\s*\[([^\]]*)\]\s*" + _GROUP, _root, s)
         s = re.sub(r"\\sqrt\s*" + _GROUP, lambda m: "√" + _paren(m.group(1)), s)
-        s = re.sub(
-            r"\\(?:mathbf|mathrm|mathit|mathcal|mathbb|boldsymbol|operatorname\*?|text|textbf"
-            r"|textit|mathsf|vec|hat|bar|tilde|overline)\s*" + _GROUP,
-            r"\1",
+        s = re.sub(  # after a macro (\det\mathbf{R}), a space keeps its name apart
+            r"(\\[A-Za-z]+\s*)?\\(?:mathbf|mathrm|mathit|mathcal|mathbb|boldsymbol|operatorname\*?"
+            r"|text|textbf|textit|mathsf|vec|hat|bar|tilde|overline)\s*" + _GROUP,
+            lambda m: (m.group(1).rstrip() + " " if m.group(1) else "") + m.group(2),
             s,
         )
         s = re.sub(r"([_^])" + _GROUP, lambda m: m.group(1) + _paren(m.group(2)), s)
@@ -544,7 +544,7 @@ def readable(tex: str, refs: dict[str, int] | None = None) -> str:
 def _ref(kind: str, label: str, refs: dict[str, int] | None) -> str:
     number = (refs or {}).get(label.strip())
     shown = str(number) if number is not None else "eq."
-    return f" ({shown}) " if kind == "eqref" else f" {shown} "
+    return f"({shown})" if kind == "eqref" else shown
 
 
 def _root(m: re.Match) -> str:
