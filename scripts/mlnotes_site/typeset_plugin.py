@@ -14,7 +14,9 @@ The stylesheet a page's math needs goes at the start of the page's <article>, no
 Where Material writes a heading as text, its math becomes readable text
 (typeset.readable_math: `n = 16`, not `$n = 16$` or `\\(n = 16\\)`): the navigation's and
 the table of contents' links (on_post_page) and the search index's titles and texts
-(on_post_build, after the search plugin wrote it; a notebook page's $...$ too).
+(on_post_build, after the search plugin wrote it; a notebook page's $...$ too). There an
+`\\eqref` shows its number on the page, from mlnotes-equations (which has numbered every
+page's equations by then); in the navigation, "(eq.)".
 
 Each TeX error is a warning naming the page, the section (the id of the heading before it:
 on an API page, the function's) and the expression (a strict build fails). It is the
@@ -146,7 +148,7 @@ class TypesetPlugin(BasePlugin[TypesetConfig]):
         self.serve = False
         self.dirty = False
         self.notebook_urls: set[str] = set()  # the notebook pages, for the search index
-        self.urls: dict[str, str] = {}  # {src_uri: URL} of the pages, for the search index
+        self.files = None  # the site's files, for the search index's equation numbers
 
     def on_startup(self, *, command, dirty):
         self.serve = command == "serve"
@@ -170,10 +172,7 @@ class TypesetPlugin(BasePlugin[TypesetConfig]):
         return config
 
     def on_files(self, files, config):
-        # as Page.url and the search index's locations: the home page's is "", not "./"
-        self.urls = {
-            f.src_uri: "" if f.url in (".", "./") else f.url for f in files.documentation_pages()
-        }
+        self.files = files  # their URLs are read after the build (the blog plugin moves posts)
         return files
 
     def on_post_page(self, output: str, page, config):
@@ -221,7 +220,12 @@ class TypesetPlugin(BasePlugin[TypesetConfig]):
 
     def on_post_build(self, config):
         if self.config.enabled:
-            numbers = equation_numbers(config, self.urls)
+            # as Page.url and the search index's locations: the home page's is "", not "./"
+            urls = {
+                f.src_uri: "" if f.url in (".", "./") else f.url
+                for f in (self.files.documentation_pages() if self.files is not None else [])
+            }
+            numbers = equation_numbers(config, urls)
             readable_search_index(Path(config.site_dir), self.notebook_urls, numbers)
         if self.typesetter is None or self.serve:
             return
