@@ -164,6 +164,46 @@ def test_the_search_index_gets_its_math_as_text(plugin, tmp_path):
     ]
 
 
+def test_the_search_index_shows_the_pages_equation_numbers(plugin, tmp_path):
+    """An `\\eqref` in the search index shows its number on its page (mlnotes-equations
+    numbered every page's equations by on_post_build), and its display math reads as text."""
+    p, config = plugin
+    files = SimpleNamespace(
+        documentation_pages=lambda: [
+            SimpleNamespace(src_uri="index.md", url="./"),
+            SimpleNamespace(src_uri="notes/p.md", url="notes/p/"),
+        ]
+    )
+    p.on_files(files, config)
+    config.plugins = {
+        "mlnotes-equations": SimpleNamespace(
+            numbers={"notes/p.md": {"eq:bayes": 2}, "index.md": {"eq:bayes": 7}}
+        )
+    }
+    display = r"\[\begin{equation} p(h \mid y) = x \label{eq:bayes} \end{equation}\]"
+    index = {
+        "docs": [
+            {
+                "location": "notes/p/#b",
+                "title": "B",
+                "text": f"{display} by \\(\\eqref{{eq:bayes}}\\)",
+            },
+            {"location": "", "title": "Home", "text": r"see \(\eqref{eq:bayes}\)"},
+            {"location": "other/", "title": "O", "text": r"see \(\eqref{eq:bayes}\)"},
+        ]
+    }
+    (tmp_path / "search").mkdir()
+    (tmp_path / "search" / "search_index.json").write_text(json.dumps(index))
+    config.site_dir = str(tmp_path)
+    p.on_post_build(config)
+    docs = json.loads((tmp_path / "search" / "search_index.json").read_text())["docs"]
+    assert [d["text"] for d in docs] == [
+        "p(h | y) = x by (2)",
+        "see (7)",
+        "see (eq.)",  # a page mlnotes-equations did not number
+    ]
+
+
 def test_a_page_without_math_is_unchanged(plugin):
     p, config = plugin
     html = "<html><head></head><body><article class='x'>no math</article></body></html>"

@@ -14,7 +14,9 @@ The stylesheet a page's math needs goes at the start of the page's <article>, no
 Where Material writes a heading as text, its math becomes readable text
 (typeset.readable_math: `n = 16`, not `$n = 16$` or `\\(n = 16\\)`): the navigation's and
 the table of contents' links (on_post_page) and the search index's titles and texts
-(on_post_build, after the search plugin wrote it; a notebook page's $...$ too).
+(on_post_build, after the search plugin wrote it; a notebook page's $...$ too). There an
+`\\eqref` shows its number on the page, from mlnotes-equations (which has numbered every
+page's equations by then); in the navigation, "(eq.)".
 
 Each TeX error is a warning naming the page, the section (the id of the heading before it:
 on an API page, the function's) and the expression (a strict build fails). It is the
@@ -73,24 +75,40 @@ ARTICLE = re.compile(r'(<article class="md-content__inner[^"]*"[^>]*>)')
 NAV_LINK = re.compile(r'(<(a|label)\b[^>]*\bclass="md-nav__link[^"]*"[^>]*>)(.*?)(</\2>)', re.S)
 
 
-def readable_search_index(site_dir: Path, notebook_urls: set[str]) -> None:
+def readable_search_index(
+    site_dir: Path,
+    notebook_urls: set[str],
+    numbers: dict[str, dict[str, int]] | None = None,
+) -> None:
     """The search index (Material's search plugin wrote it: its on_post_build runs first)
     with its math as text: a result shows `n = 16`, not `\\(n = 16\\)` or `$n = 16$` (the
-    notebook pages' $...$), and a search for `n = 16` finds it."""
+    notebook pages' $...$), and a search for `n = 16` finds it. `numbers`: each page's
+    equation numbers, {page URL: {label: N}}, for its `\\eqref`s."""
     path = site_dir / "search" / "search_index.json"
     if not path.is_file():
         return
     index = json.loads(path.read_text(encoding="utf-8"))
     changed = False
     for doc in index.get("docs", []):
-        dollars = doc.get("location", "").split("#")[0] in notebook_urls
+        url = doc.get("location", "").split("#")[0]
+        dollars = url in notebook_urls
+        refs = (numbers or {}).get(url)
         for field in ("title", "text"):
             if isinstance(doc.get(field), str):
-                new = readable_math(doc[field], dollars=dollars)
+                new = readable_math(doc[field], dollars=dollars, refs=refs)
                 changed |= new != doc[field]
                 doc[field] = new
     if changed:
         path.write_text(json.dumps(index, separators=(",", ":")), encoding="utf-8")  # as Material
+
+
+def equation_numbers(config, urls: dict[str, str]) -> dict[str, dict[str, int]]:
+    """Each page's equation numbers, {page URL: {label: N}}, from mlnotes-equations (it
+    numbers a page's equations as the page renders: all of them by on_post_build), or {}
+    without that plugin. `urls`: {src_uri: page URL}."""
+    equations = (getattr(config, "plugins", None) or {}).get("mlnotes-equations")
+    numbers = getattr(equations, "numbers", None) or {}
+    return {urls[src]: labels for src, labels in numbers.items() if src in urls}
 
 
 HEADING = re.compile(r'<h[1-6][^>]*\sid="([^"]+)"')
@@ -130,6 +148,7 @@ class TypesetPlugin(BasePlugin[TypesetConfig]):
         self.serve = False
         self.dirty = False
         self.notebook_urls: set[str] = set()  # the notebook pages, for the search index
+        self.files = None  # the site's files, for the search index's equation numbers
 
     def on_startup(self, *, command, dirty):
         self.serve = command == "serve"
@@ -151,6 +170,10 @@ class TypesetPlugin(BasePlugin[TypesetConfig]):
                 self.typesetter = Typesetter(cache_dir=cache)
             self.typesetter.used = set()
         return config
+
+    def on_files(self, files, config):
+        self.files = files  # their URLs are read after the build (the blog plugin moves posts)
+        return files
 
     def on_post_page(self, output: str, page, config):
         if not self.config.enabled:
@@ -197,7 +220,13 @@ class TypesetPlugin(BasePlugin[TypesetConfig]):
 
     def on_post_build(self, config):
         if self.config.enabled:
-            readable_search_index(Path(config.site_dir), self.notebook_urls)
+            # as Page.url and the search index's locations: the home page's is "", not "./"
+            urls = {
+                f.src_uri: "" if f.url in (".", "./") else f.url
+                for f in (self.files.documentation_pages() if self.files is not None else [])
+            }
+            numbers = equation_numbers(config, urls)
+            readable_search_index(Path(config.site_dir), self.notebook_urls, numbers)
         if self.typesetter is None or self.serve:
             return
         self.typesetter.close()
