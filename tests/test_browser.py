@@ -113,6 +113,10 @@ WIDTH = """() => {
 }"""
 
 
+# Resolves once every running animation and transition has finished (or been cancelled).
+SETTLED = """() => Promise.all(document.getAnimations().map(a => a.finished.catch(() => null)))"""
+
+
 def smoke_problems(page) -> list[str]:
     """Undefined macros (red math), TeX left untypeset, images that did not load."""
     problems = []
@@ -152,7 +156,10 @@ def test_every_page_in_one_visit(site, base_url, browser):
     def check(page, path):
         problems = smoke_problems(page) + width_problems(page, path, 360)
         page.set_viewport_size({"width": 1280, "height": 800})
-        page.wait_for_timeout(100)  # the resize's layout, and Material's resize handlers
+        # the resize's layout, then the transitions it starts (Material's search field eases
+        # to its new width over a quarter second: the page is 1334 px wide meanwhile)
+        page.wait_for_timeout(100)
+        page.evaluate(SETTLED)
         return problems + width_problems(page, path, 1280)
 
     failures = check_every_page(
