@@ -113,8 +113,14 @@ WIDTH = """() => {
 }"""
 
 
-# Resolves once every running animation and transition has finished (or been cancelled).
-SETTLED = """() => Promise.all(document.getAnimations().map(a => a.finished.catch(() => null)))"""
+# Resolves once every running animation and transition that ends has ended (or been
+# cancelled), or after 2 s: an endless one (a spinner) never finishes.
+SETTLED = """() => Promise.race([
+    Promise.all(document.getAnimations()
+        .filter(a => a.effect && a.effect.getComputedTiming().endTime !== Infinity)
+        .map(a => a.finished.catch(() => null))),
+    new Promise(resolve => setTimeout(resolve, 2000)),
+])"""
 
 
 def smoke_problems(page) -> list[str]:
