@@ -186,11 +186,7 @@ def _imports_stamp(name: str) -> Path:
 def recorded_imports(name: str) -> list[str] | None:
     """The `mlnotes` files (relative to `mlnotes/`) the figure's script imported when it was
     last drawn, as its worker recorded them (`keys.ImportRecorder`); None if not recorded."""
-    try:
-        imports = json.loads(_imports_stamp(name).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    return imports if isinstance(imports, list) else None
+    return keys.read_imports(_imports_stamp(name))
 
 
 def _stamp(name: str) -> Path:

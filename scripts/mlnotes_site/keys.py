@@ -34,6 +34,7 @@ import builtins
 import functools
 import hashlib
 import importlib
+import json
 import importlib.util
 import os
 import sys
@@ -232,6 +233,16 @@ def _parse_imports(data: bytes, in_package: bool, top: str) -> tuple[frozenset, 
 # ---------------------------------------------------------------------------------------
 # The modules a script imported, recorded as it runs
 # ---------------------------------------------------------------------------------------
+
+
+def read_imports(path: Path) -> list[str] | None:
+    """The files an `ImportRecorder` recorded, as a figure's or a notebook's last run saved
+    them (a JSON list, `<cache>/<name>.imports`); None if there is no such record."""
+    try:
+        imports = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return imports if isinstance(imports, list) else None
 
 
 class ImportRecorder:

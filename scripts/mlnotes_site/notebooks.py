@@ -31,7 +31,7 @@ from mkdocs.config import base
 from mkdocs.config import config_options as c
 from mkdocs.plugins import BasePlugin, get_plugin_logger
 
-from mlnotes_site import project_path
+from mlnotes_site import keys, project_path
 
 log = get_plugin_logger("notebooks")
 
@@ -155,8 +155,6 @@ def _notebook_key(path: Path, imports: list[str] | None = None) -> str:
     """
     import matplotlib
 
-    from mlnotes_site import keys
-
     builder = _builder()
     key = keys.Key("notebook").add("notebook", path.read_bytes())
     # only the code of the mlnotes modules this notebook imports (transitively, as the
@@ -174,15 +172,6 @@ def _notebook_key(path: Path, imports: list[str] | None = None) -> str:
     return key.hexdigest()
 
 
-def _recorded_imports(stamp: Path) -> list[str] | None:
-    """The `mlnotes` files a notebook imported when it last ran; None if not recorded."""
-    try:
-        imports = json.loads(stamp.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    return imports if isinstance(imports, list) else None
-
-
 def build_notebook(path: Path, cache: Path = NOTEBOOK_CACHE) -> tuple[Path, Path]:
     """Execute a notebook in both themes (unless cached); return the page's and the download's .ipynb.
 
@@ -196,7 +185,7 @@ def build_notebook(path: Path, cache: Path = NOTEBOOK_CACHE) -> tuple[Path, Path
     page, download, stamp, imports_stamp = (
         cache / f"{path.stem}{s}" for s in (".ipynb", ".light.ipynb", ".key", ".imports")
     )
-    key = _notebook_key(path, _recorded_imports(imports_stamp))
+    key = _notebook_key(path, keys.read_imports(imports_stamp))
     if stamp.is_file() and stamp.read_text() == key and page.is_file() and download.is_file():
         return page, download
     started = __import__("time").perf_counter()
