@@ -178,13 +178,13 @@ def test_palette_has_3_to_1_contrast_against_white_and_slate():
 
 
 def test_a_mistyped_root_is_an_error_naming_it(tmp_path, capsys):
-    """`--root` at a folder without scripts/figures/ stops at once, naming the option and
-    the folder, and writes nothing there."""
+    """`--root` at a folder that does not exist stops at once, naming the option and the
+    folder, and writes nothing there."""
     from mlnotes_site import build_figures
 
     typo = tmp_path / "no-such-project"
     with pytest.raises(SystemExit) as exit_:
         build_figures.main(["--root", str(typo)])
     assert exit_.value.code == 2
-    assert f"--root {typo}: no scripts/figures/ there" in capsys.readouterr().err
+    assert f"--root {typo}: no such folder" in capsys.readouterr().err
     assert not typo.exists()

@@ -416,8 +416,8 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     if args.root is not None:
-        if not (args.root / "scripts" / "figures").is_dir():
-            parser.error(f"--root {args.root}: no scripts/figures/ there (the project's folder?)")
+        if not args.root.is_dir():  # a project without scripts/figures/ has no figure: fine
+            parser.error(f"--root {args.root}: no such folder (the project's folder?)")
         set_root(args.root)
         sys.path.insert(0, str(ROOT))  # the project's own mlnotes, for the workers (forked)
     return 1 if build(args.names or None, force=args.force, jobs=args.jobs) else 0
