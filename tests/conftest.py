@@ -34,6 +34,17 @@ SITE_URL = "https://example.org/mlnotes/"
 settings.register_profile("mlnotes", deadline=None)
 settings.load_profile("mlnotes")
 
+# The fixtures that build the whole site (about 40 s warm, minutes cold): a test that
+# uses one is `slow` by the marker's own definition (pyproject.toml), marked or not, so
+# `pytest -m "not browser and not slow"` never waits for a site build.
+WHOLE_SITE_FIXTURES = {"built_site", "site", "base_url", "offline_site"}
+
+
+def pytest_collection_modifyitems(items):
+    for item in items:
+        if WHOLE_SITE_FIXTURES & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.slow)
+
 
 @dataclass
 class BuiltSite:
