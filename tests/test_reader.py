@@ -384,6 +384,41 @@ def test_math_is_typeset_without_javascript_and_fits_a_phone(site, base_url, bro
     assert not failures, "\n".join(failures)
 
 
+# Every layout shift of the page, with the elements that moved (the Layout Instability API).
+LAYOUT_SHIFTS = """window.__shifts = [];
+new PerformanceObserver(list => { for (const e of list.getEntries()) window.__shifts.push({
+    value: e.value,
+    moved: e.sources.map(s => s.node && s.node.nodeType === 1 ? s.node.className : String(s.node)),
+}); }).observe({type: 'layout-shift', buffered: true});"""
+
+
+@pytest.mark.browser
+def test_the_posts_sidebar_appears_below_the_article_on_a_phone_without_moving(browser, base_url):
+    """On a phone Material shows a post's authors and dates after the article; while the
+    long article is parsed (the CPU slowed 4x, as Lighthouse's phone) the sidebar is not
+    painted above the part that has arrived and then pushed down (docs/stylesheets/extra.css)."""
+    context = browser.new_context(viewport={"width": 360, "height": 780}, is_mobile=True)
+    try:
+        page = context.new_page()
+        page.context.new_cdp_session(page).send("Emulation.setCPUThrottlingRate", {"rate": 4})
+        page.add_init_script(LAYOUT_SHIFTS)
+        page.goto(base_url + POST, wait_until="load")
+        page.wait_for_timeout(500)
+        shifts = page.evaluate("window.__shifts")
+        boxes = page.evaluate(
+            """() => ['.md-content--post > article', '.md-sidebar--post'].map(s => {
+                const e = document.querySelector(s), r = e.getBoundingClientRect();
+                return {display: getComputedStyle(e).display, top: r.top, bottom: r.bottom};
+            })"""
+        )
+    finally:
+        context.close()
+    article, sidebar = boxes
+    assert sidebar["display"] != "none" and sidebar["top"] >= article["bottom"] - 1, boxes
+    moved = [s for s in shifts if any("md-sidebar--post" in m for m in s["moved"])]
+    assert not moved, f"the post's sidebar moved while the page loaded: {moved}"
+
+
 @pytest.mark.browser
 def test_the_post_numbers_its_equations(reader):
     state = math_state(reader.open(POST))
