@@ -19,7 +19,7 @@ from urllib.parse import unquote, urlparse
 
 import pytest
 
-from headless import CHROMIUM, CHROMIUM_ARGS, INSTANT_ARRIVED, LEFTOVER_TEX, wait_for_math
+from headless import INSTANT_ARRIVED, LEFTOVER_TEX, wait_for_math
 
 ROOT = Path(__file__).resolve().parent.parent
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
@@ -417,55 +417,6 @@ def test_the_posts_sidebar_appears_below_the_article_on_a_phone_without_moving(b
     assert sidebar["display"] != "none" and sidebar["top"] >= article["bottom"] - 1, boxes
     moved = [s for s in shifts if any("md-sidebar--post" in m for m in s["moved"])]
     assert not moved, f"the post's sidebar moved while the page loaded: {moved}"
-
-
-# The article's blocks a phone skips rendering (docs/stylesheets/extra.css: content-visibility),
-# and, in each, every expression outside a closed <details>, marked for the checks below.
-SKIPPED_MATH = """() => {
-    const skipped = [...document.querySelectorAll('article.md-content__inner > *')]
-        .filter(e => getComputedStyle(e).contentVisibility === 'auto');
-    const math = skipped.flatMap(e => [...e.querySelectorAll('math')])
-        .filter(m => !m.closest('details:not([open])'));
-    math.forEach((m, i) => m.setAttribute('data-skipped-math', i));
-    return {skipped: skipped.length, math: math.length};
-}"""
-
-
-@pytest.mark.browser
-@pytest.mark.parametrize("path", [POST, "notes/probability/"])
-def test_a_phone_skips_rendering_far_blocks_but_a_screen_reader_gets_their_math(
-    browser, base_url, path
-):
-    """At 360 px the blocks below the first screen are not rendered until they near it, and
-    Chromium's accessibility tree (on, as a screen reader turns it on) still holds each of
-    their expressions as MathML."""
-    reading = browser.browser_type.launch(
-        executable_path=CHROMIUM, args=[*CHROMIUM_ARGS, "--force-renderer-accessibility"]
-    )
-    try:
-        page = reading.new_page(viewport={"width": 360, "height": 780})
-        page.goto(base_url + path, wait_until="load")
-        found = page.evaluate(SKIPPED_MATH)
-        assert found["skipped"] >= 20 and found["math"] >= 20, found
-        cdp = page.context.new_cdp_session(page)
-        cdp.send("Accessibility.enable")
-        root = cdp.send("DOM.getDocument", {"depth": 0})["root"]["nodeId"]
-        missing = []
-        for i in range(found["math"]):
-            node = cdp.send(
-                "DOM.querySelector", {"nodeId": root, "selector": f'math[data-skipped-math="{i}"]'}
-            )
-            ax = cdp.send(
-                "Accessibility.getPartialAXTree",
-                {"nodeId": node["nodeId"], "fetchRelatives": False},
-            )["nodes"][0]
-            if ax.get("ignored") or ax.get("role", {}).get("value") != "MathMLMath":
-                missing.append(i)
-    finally:
-        reading.close()
-    assert not missing, (
-        f"{len(missing)} of {found['math']} skipped expressions not exposed: {missing[:10]}"
-    )
 
 
 @pytest.mark.browser
