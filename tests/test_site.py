@@ -162,6 +162,22 @@ def _fragment_links(site, only=None):
             yield html, a["href"], file, fragment, a
 
 
+def test_a_posts_content_is_followed_by_an_element(site):
+    """docs/stylesheets/extra.css shows a post's sidebar on a phone only once `.md-content`
+    has a next sibling (Material's content script, after the article): without one, the
+    sidebar would stay hidden on every phone."""
+    from bs4 import BeautifulSoup
+
+    posts = []
+    for page in site.pages():
+        soup = BeautifulSoup((site.path / page / "index.html").read_text(), "html.parser")
+        content = soup.select_one("div.md-content--post")
+        if content is not None:
+            posts.append(page)
+            assert content.find_next_sibling() is not None, page
+    assert posts, "no page with a post's layout (div.md-content--post)"
+
+
 def test_every_fragment_link_names_an_id_its_target_has(site):
     """Each `#fragment` link (same page or another page of the site) lands on an element.
 
