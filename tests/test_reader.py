@@ -19,7 +19,7 @@ from urllib.parse import unquote, urlparse
 
 import pytest
 
-from headless import INSTANT_ARRIVED, LEFTOVER_TEX, wait_for_math
+from headless import CHROMIUM, CHROMIUM_ARGS, INSTANT_ARRIVED, LEFTOVER_TEX, wait_for_math
 
 ROOT = Path(__file__).resolve().parent.parent
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
@@ -417,6 +417,220 @@ def test_the_posts_sidebar_appears_below_the_article_on_a_phone_without_moving(b
     assert sidebar["display"] != "none" and sidebar["top"] >= article["bottom"] - 1, boxes
     moved = [s for s in shifts if any("md-sidebar--post" in m for m in s["moved"])]
     assert not moved, f"the post's sidebar moved while the page loaded: {moved}"
+
+
+# The boxes of the article a phone may skip rendering (docs/stylesheets/extra.css:
+# content-visibility) and, in those skipped now, every expression outside a closed <details>,
+# marked for the accessibility check.
+SKIPPED_MATH = """() => {
+    const boxes = [...document.querySelectorAll('article.md-content__inner *')]
+        .filter(e => getComputedStyle(e).contentVisibility === 'auto');
+    const skipped = boxes.filter(e => e.firstElementChild
+        && !e.firstElementChild.checkVisibility({contentVisibilityAuto: true}));
+    const math = skipped.flatMap(e => [...e.querySelectorAll('math')])
+        .filter(m => !m.closest('details:not([open])'));
+    math.forEach((m, i) => m.setAttribute('data-skipped-math', i));
+    return {boxes: boxes.length, skipped: skipped.length, math: math.length};
+}"""
+
+# Where the article's headings and equations are, and how tall the page is.
+LANDMARKS = """() => ({
+    height: document.documentElement.scrollHeight,
+    tops: [...document.querySelectorAll('article.md-content__inner :is(h2, h3, .mlnotes-equation)')]
+        .map(e => Math.round(e.getBoundingClientRect().top + scrollY)),
+})"""
+
+LONG_PAGES = [
+    POST,
+    "notes/probability/",
+    "notes/linear-algebra/",
+    "sources/",
+    "reference/embeddings/",
+]
+
+
+def _phone(browser):
+    return browser.new_context(viewport={"width": 360, "height": 780}, is_mobile=True)
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("path", LONG_PAGES)
+def test_the_boxes_a_phone_skips_look_the_same_once_shown(browser, base_url, path):
+    """The skipped boxes, once rendered (with the containment content-visibility brings),
+    leave every heading and equation where it is with nothing skipped, and nothing they
+    hold is cut at their edges (outside a box that scrolls)."""
+    context = _phone(browser)
+    try:
+        page = context.new_page()
+        page.goto(base_url + path, wait_until="load")
+        found = page.evaluate(SKIPPED_MATH)
+        clipped = page.evaluate(
+            """() => {
+            const boxes = [...document.querySelectorAll('article.md-content__inner *')]
+                .filter(e => getComputedStyle(e).contentVisibility === 'auto');
+            for (const e of boxes) { e.style.contentVisibility = 'visible'; e.style.contain = 'layout paint style'; }
+            const cut = [];
+            for (const e of boxes) {
+                if (getComputedStyle(e).overflowX !== 'visible') continue;  // scrolls: clips already
+                const r = e.getBoundingClientRect(), c = getComputedStyle(e);
+                const edge = [r.left + parseFloat(c.borderLeftWidth), r.right - parseFloat(c.borderRightWidth),
+                              r.top + parseFloat(c.borderTopWidth), r.bottom - parseFloat(c.borderBottomWidth)];
+                for (const d of e.querySelectorAll('*')) {
+                    if (d.closest('mjx-assistive-mml') || !d.checkVisibility()) continue;
+                    let p = d.parentElement, scrolls = false;
+                    for (; p && p !== e; p = p.parentElement) if (getComputedStyle(p).overflowX !== 'visible') scrolls = true;
+                    if (scrolls) continue;
+                    const q = d.getBoundingClientRect();
+                    if (!q.width || !q.height) continue;
+                    const out = Math.max(edge[0] - q.left, q.right - edge[1], edge[2] - q.top, q.bottom - edge[3]);
+                    // 4 px: a wide equation's scroll box in a correction box reaches 4 px past
+                    // the box's padding onto its border (Material: margin -0.8rem, padding
+                    // 0.6rem); more than that only within the box's overflow-clip-margin
+                    const margin = Math.max(4, parseFloat(c.overflowClipMargin) || 0);
+                    if (out > margin + 0.5) { cut.push(`${e.className || e.tagName}: ${d.tagName} ${Math.round(out)} px`); break; }
+                }
+            }
+            return cut;
+        }"""
+        )
+        shown = page.evaluate(LANDMARKS)
+        page.evaluate("document.documentElement.classList.remove('mlnotes-skip-offscreen')")
+        assert page.evaluate(SKIPPED_MATH)["boxes"] == 0  # the switch overrides/main.html uses
+        whole = page.evaluate(LANDMARKS)
+    finally:
+        context.close()
+    assert found["boxes"] >= 5 and found["skipped"] >= 1, found
+    assert not clipped, clipped
+    assert shown["height"] == whole["height"], (shown["height"], whole["height"])
+    moved = [(a, b) for a, b in zip(shown["tops"], whole["tops"]) if abs(a - b) > 1]
+    assert len(shown["tops"]) == len(whole["tops"]) > 5 and not moved, moved[:5]
+
+
+@pytest.mark.browser
+def test_links_reloads_and_going_back_land_where_nothing_is_skipped(browser, base_url):
+    """A skipped box stands in with an estimated height; where a position is computed (a link
+    to a heading or an equation, a reload, back and forward), nothing is skipped, so the
+    reader lands exactly where the page without skipping would put them."""
+    context = _phone(browser)
+    try:
+        page = context.new_page()
+        page.goto(base_url + POST, wait_until="load")
+        assert page.evaluate(SKIPPED_MATH)["skipped"] >= 1
+        ids = page.evaluate(
+            "[...document.querySelectorAll('article.md-content__inner "
+            ":is(h2[id], h3[id], .mlnotes-equation[id])')].map(e => e.id)"
+        )
+        off = []
+        for target in ids[
+            ::3
+        ]:  # skipping as on a plain load, 4 of these 10 landed 62 to 117 px off
+            page.goto(base_url + POST + "#" + target, wait_until="load")
+            page.wait_for_timeout(300)
+            assert page.evaluate(SKIPPED_MATH)["boxes"] == 0  # an address with a part of the page
+            linked = page.evaluate(
+                "id => document.getElementById(id).getBoundingClientRect().top", target
+            )
+            # where the browser scrolls it now that every box is rendered, whatever it estimated
+            expected = page.evaluate(
+                "id => { const e = document.getElementById(id); e.scrollIntoView(); "
+                "return e.getBoundingClientRect().top }",
+                target,
+            )
+            if abs(linked - expected) > 1:
+                off.append((target, linked, expected))
+            page.goto("about:blank")
+        assert len(ids[::3]) >= 8 and not off, off
+
+        # a link to a correction box, followed from a plain load of the page, and from the
+        # page with nothing skipped
+        landed = []
+        for skipping in (True, False):
+            page.goto(base_url + POST, wait_until="load")
+            if not skipping:
+                page.evaluate("document.documentElement.classList.remove('mlnotes-skip-offscreen')")
+            assert (page.evaluate(SKIPPED_MATH)["skipped"] > 0) == skipping
+            link = page.locator(f"article a[href*='{POST}#correction-']").last  # made absolute
+            target = link.get_attribute("href").split("#")[1]
+            link.click()
+            page.wait_for_timeout(300)
+            assert page.evaluate(SKIPPED_MATH)["boxes"] == 0
+            landed.append(
+                page.evaluate(
+                    "id => document.getElementById(id).getBoundingClientRect().top", target
+                )
+            )
+        assert abs(landed[0] - landed[1]) <= 1, (target, landed)
+
+        # a reload, after reading down the page: the reader sees the same text at the top
+        page.goto(base_url + POST, wait_until="load")
+        for _ in range(15):
+            page.evaluate("scrollBy(0, 600)")
+            page.wait_for_timeout(50)
+        at_top = """() => { const e = document.elementFromPoint(180, 200);
+            return [e.tagName + ' ' + e.textContent.slice(0, 80), e.getBoundingClientRect().top] }"""
+        before = page.evaluate(at_top)
+        page.reload(wait_until="load")
+        page.wait_for_timeout(500)
+        rendered_all = not page.evaluate(
+            "document.documentElement.classList.contains('mlnotes-skip-offscreen')"
+        )
+        after = page.evaluate(at_top)
+
+        # back, with Material's instant navigation, to the post read down to the same place
+        page.goto(base_url + POST, wait_until="load")
+        for _ in range(15):
+            page.evaluate("scrollBy(0, 600)")
+            page.wait_for_timeout(50)
+        page.wait_for_timeout(300)  # Material keeps the position for going back
+        read = page.evaluate(at_top)
+        page.evaluate("document.querySelector('a[href$=\"/notes/cnn/\"]').click()")
+        page.wait_for_function(INSTANT_ARRIVED, arg=["notes/cnn/", 0])
+        page.go_back()
+        page.wait_for_function(INSTANT_ARRIVED, arg=[POST, 0])
+        page.wait_for_timeout(500)
+        returned = page.evaluate(at_top)
+    finally:
+        context.close()
+    assert rendered_all
+    assert after[0] == before[0] and abs(after[1] - before[1]) <= 1, (before, after)
+    assert returned[0] == read[0] and abs(returned[1] - read[1]) <= 1, (read, returned)
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("path", [POST, "notes/probability/"])
+def test_a_phone_skips_rendering_far_boxes_but_a_screen_reader_gets_their_math(
+    browser, base_url, path
+):
+    """At 360 px the boxes far below the first screen are not rendered until they near it,
+    and Chromium's accessibility tree (on, as a screen reader turns it on) still holds each
+    of their expressions as MathML."""
+    reading = browser.browser_type.launch(
+        executable_path=CHROMIUM, args=[*CHROMIUM_ARGS, "--force-renderer-accessibility"]
+    )
+    try:
+        page = reading.new_page(viewport={"width": 360, "height": 780})
+        page.goto(base_url + path, wait_until="load")
+        found = page.evaluate(SKIPPED_MATH)
+        assert found["skipped"] >= 10 and found["math"] >= 20, found
+        cdp = page.context.new_cdp_session(page)
+        cdp.send("Accessibility.enable")
+        root = cdp.send("DOM.getDocument", {"depth": 0})["root"]["nodeId"]
+        missing = []
+        for i in range(found["math"]):
+            node = cdp.send(
+                "DOM.querySelector", {"nodeId": root, "selector": f'math[data-skipped-math="{i}"]'}
+            )
+            ax = cdp.send(
+                "Accessibility.getPartialAXTree",
+                {"nodeId": node["nodeId"], "fetchRelatives": False},
+            )["nodes"][0]
+            if ax.get("ignored") or ax.get("role", {}).get("value") != "MathMLMath":
+                missing.append(i)
+    finally:
+        reading.close()
+    assert not missing, (
+        f"{len(missing)} of {found['math']} skipped expressions not exposed: {missing[:10]}"
+    )
 
 
 @pytest.mark.browser
