@@ -634,6 +634,25 @@ def test_a_phone_skips_rendering_far_boxes_but_a_screen_reader_gets_their_math(
 
 
 @pytest.mark.browser
+def test_the_palettes_restyle_rule_is_out_until_the_reader_switches(reader):
+    """palette.css's `[data-md-color-switching] *` rule is taken out as the page loads
+    (overrides/main.html: with it, Material's palette restyles every element as it mounts)
+    and is back in time for a switch, which still switches."""
+    page = reader.open(POST)
+    count = """() => {
+        const all = list => [...list].flatMap(r => (r.cssRules ? [r, ...all(r.cssRules)] : [r]));
+        return [...document.styleSheets].filter(s => /palette/.test(s.href || ''))
+            .flatMap(s => all(s.cssRules))
+            .filter(r => (r.selectorText || '').includes('data-md-color-switching')).length;
+    }"""
+    assert page.evaluate(count) == 0
+    scheme = toggle_palette(page)
+    assert page.evaluate(count) == 1
+    assert toggle_palette(page) != scheme
+    assert page.evaluate(count) == 1
+
+
+@pytest.mark.browser
 def test_the_post_numbers_its_equations(reader):
     state = math_state(reader.open(POST))
     assert state["displays"] >= 10, state["displays"]
