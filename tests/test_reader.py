@@ -449,6 +449,15 @@ LONG_PAGES = [
 ]
 
 
+# Wait until the page stops scrolling (no change over 10 frames), whatever moved it.
+SETTLED = """() => new Promise(done => {
+    let last = scrollY, still = 0;
+    const tick = () => { still = scrollY === last ? still + 1 : 0; last = scrollY;
+        still >= 10 ? done(scrollY) : requestAnimationFrame(tick); };
+    requestAnimationFrame(tick);
+})"""
+
+
 def _phone(browser):
     return browser.new_context(viewport={"width": 360, "height": 780}, is_mobile=True)
 
@@ -494,6 +503,10 @@ def test_the_boxes_a_phone_skips_look_the_same_once_shown(browser, base_url, pat
         }"""
         )
         shown = page.evaluate(LANDMARKS)
+        page.evaluate(  # then the page with nothing skipped: no containment at all
+            "for (const e of document.querySelectorAll('article.md-content__inner *'))"
+            " if (e.style.contain) { e.style.contentVisibility = ''; e.style.contain = ''; }"
+        )
         page.evaluate("document.documentElement.classList.remove('mlnotes-skip-offscreen')")
         assert page.evaluate(SKIPPED_MATH)["boxes"] == 0  # the switch overrides/main.html uses
         whole = page.evaluate(LANDMARKS)
@@ -525,7 +538,7 @@ def test_links_reloads_and_going_back_land_where_nothing_is_skipped(browser, bas
             ::3
         ]:  # skipping as on a plain load, 4 of these 10 landed 62 to 117 px off
             page.goto(base_url + POST + "#" + target, wait_until="load")
-            page.wait_for_timeout(300)
+            page.evaluate(SETTLED)
             assert page.evaluate(SKIPPED_MATH)["boxes"] == 0  # an address with a part of the page
             linked = page.evaluate(
                 "id => document.getElementById(id).getBoundingClientRect().top", target
@@ -552,7 +565,7 @@ def test_links_reloads_and_going_back_land_where_nothing_is_skipped(browser, bas
             link = page.locator(f"article a[href*='{POST}#correction-']").last  # made absolute
             target = link.get_attribute("href").split("#")[1]
             link.click()
-            page.wait_for_timeout(300)
+            page.evaluate(SETTLED)
             assert page.evaluate(SKIPPED_MATH)["boxes"] == 0
             landed.append(
                 page.evaluate(
@@ -563,14 +576,16 @@ def test_links_reloads_and_going_back_land_where_nothing_is_skipped(browser, bas
 
         # a reload, after reading down the page: the reader sees the same text at the top
         page.goto(base_url + POST, wait_until="load")
-        for _ in range(15):
+        for _ in range(30):  # down to 18,000 px, past the paragraphs that hold only an anchor
             page.evaluate("scrollBy(0, 600)")
             page.wait_for_timeout(50)
+        page.evaluate(SETTLED)
         at_top = """() => { const e = document.elementFromPoint(180, 200);
             return [e.tagName + ' ' + e.textContent.slice(0, 80), e.getBoundingClientRect().top] }"""
         before = page.evaluate(at_top)
         page.reload(wait_until="load")
-        page.wait_for_timeout(500)
+        page.wait_for_timeout(300)
+        page.evaluate(SETTLED)
         rendered_all = not page.evaluate(
             "document.documentElement.classList.contains('mlnotes-skip-offscreen')"
         )
@@ -578,22 +593,35 @@ def test_links_reloads_and_going_back_land_where_nothing_is_skipped(browser, bas
 
         # back, with Material's instant navigation, to the post read down to the same place
         page.goto(base_url + POST, wait_until="load")
-        for _ in range(15):
+        for _ in range(30):
             page.evaluate("scrollBy(0, 600)")
             page.wait_for_timeout(50)
+        page.evaluate(SETTLED)
         page.wait_for_timeout(300)  # Material keeps the position for going back
         read = page.evaluate(at_top)
         page.evaluate("document.querySelector('a[href$=\"/notes/cnn/\"]').click()")
         page.wait_for_function(INSTANT_ARRIVED, arg=["notes/cnn/", 0])
         page.go_back()
         page.wait_for_function(INSTANT_ARRIVED, arg=[POST, 0])
-        page.wait_for_timeout(500)
+        page.wait_for_timeout(300)
+        page.evaluate(SETTLED)
         returned = page.evaluate(at_top)
+
+        # a jump (find in page, a dragged scroll bar): nothing is skipped from then on
+        page.goto(base_url + POST, wait_until="load")
+        assert page.evaluate(SKIPPED_MATH)["skipped"] > 0
+        page.evaluate("scrollTo(0, 12000)")
+        page.evaluate(SETTLED)
+        jumped = page.evaluate(SKIPPED_MATH)["boxes"]
+        # a link to a text on the page (#:~:text=): nothing is skipped
+        page.goto(base_url + POST + "#:~:text=linear", wait_until="load")
+        text_link = page.evaluate(SKIPPED_MATH)["boxes"]
     finally:
         context.close()
     assert rendered_all
     assert after[0] == before[0] and abs(after[1] - before[1]) <= 1, (before, after)
     assert returned[0] == read[0] and abs(returned[1] - read[1]) <= 1, (read, returned)
+    assert jumped == 0 and text_link == 0, (jumped, text_link)
 
 
 @pytest.mark.browser
@@ -646,7 +674,17 @@ def test_the_palettes_restyle_rule_is_out_until_the_reader_switches(reader):
             .filter(r => (r.selectorText || '').includes('data-md-color-switching')).length;
     }"""
     assert page.evaluate(count) == 0
+    page.evaluate(
+        """count => { const set = document.body.setAttribute.bind(document.body);
+        window.__rulesAtSwitch = [];
+        document.body.setAttribute = (name, value) => {
+            if (name === 'data-md-color-switching') window.__rulesAtSwitch.push(eval(count)());
+            return set(name, value);
+        }; }""",
+        count,
+    )
     scheme = toggle_palette(page)
+    assert page.evaluate("window.__rulesAtSwitch") == [1]  # back before Material set it
     assert page.evaluate(count) == 1
     assert toggle_palette(page) != scheme
     assert page.evaluate(count) == 1
