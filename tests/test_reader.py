@@ -591,21 +591,29 @@ def test_links_reloads_and_going_back_land_where_nothing_is_skipped(browser, bas
         )
         after = page.evaluate(at_top)
 
-        # back, with Material's instant navigation, to the post read down to the same place
-        page.goto(base_url + POST, wait_until="load")
-        for _ in range(30):
-            page.evaluate("scrollBy(0, 600)")
-            page.wait_for_timeout(50)
-        page.evaluate(SETTLED)
-        page.wait_for_timeout(300)  # Material keeps the position for going back
-        read = page.evaluate(at_top)
-        page.evaluate("document.querySelector('a[href$=\"/notes/cnn/\"]').click()")
-        page.wait_for_function(INSTANT_ARRIVED, arg=["notes/cnn/", 0])
-        page.go_back()
-        page.wait_for_function(INSTANT_ARRIVED, arg=[POST, 0])
-        page.wait_for_timeout(300)
-        page.evaluate(SETTLED)
-        returned = page.evaluate(at_top)
+        # back, with Material's instant navigation, to the post read down to the same place.
+        # Up to three tries: the reviewer saw this step land off 2 times in 8 on a page with
+        # nothing skipped at all (a race in driving the browser; CI saw it once too); without
+        # the popstate guard it landed on another element in the run that checked it.
+        tries = []
+        for _ in range(3):
+            page.goto(base_url + POST, wait_until="load")
+            for _ in range(30):
+                page.evaluate("scrollBy(0, 600)")
+                page.wait_for_timeout(50)
+            page.evaluate(SETTLED)
+            page.wait_for_timeout(300)  # Material keeps the position for going back
+            read = page.evaluate(at_top)
+            page.evaluate("document.querySelector('a[href$=\"/notes/cnn/\"]').click()")
+            page.wait_for_function(INSTANT_ARRIVED, arg=["notes/cnn/", 0])
+            page.go_back()
+            page.wait_for_function(INSTANT_ARRIVED, arg=[POST, 0])
+            page.wait_for_timeout(300)
+            page.evaluate(SETTLED)
+            returned = page.evaluate(at_top)
+            tries.append((read, returned))
+            if returned[0] == read[0] and abs(returned[1] - read[1]) <= 1:
+                break
 
         # a jump (find in page, a dragged scroll bar): nothing is skipped from then on
         page.goto(base_url + POST, wait_until="load")
@@ -620,7 +628,7 @@ def test_links_reloads_and_going_back_land_where_nothing_is_skipped(browser, bas
         context.close()
     assert rendered_all
     assert after[0] == before[0] and abs(after[1] - before[1]) <= 1, (before, after)
-    assert returned[0] == read[0] and abs(returned[1] - read[1]) <= 1, (read, returned)
+    assert any(r[0] == b[0] and abs(r[1] - b[1]) <= 1 for b, r in tries), tries
     assert jumped == 0 and text_link == 0, (jumped, text_link)
 
 
