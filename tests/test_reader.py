@@ -458,8 +458,27 @@ SETTLED = """() => new Promise(done => {
 })"""
 
 
+# Where the element with this id is, from the top of the screen.
+TOP_OF = "id => document.getElementById(id).getBoundingClientRect().top"
+
+# The element 200 px down the screen, by its text, and where it is.
+AT_TOP = """() => { const e = document.elementFromPoint(180, 200);
+    return [e.tagName + ' ' + e.textContent.slice(0, 80), e.getBoundingClientRect().top] }"""
+
+
 def _phone(browser):
     return browser.new_context(viewport={"width": 360, "height": 780}, is_mobile=True)
+
+
+def _read_down(page, url):
+    """Load the page and scroll it a screen-ish at a time down to 18,000 px (past the
+    post's paragraphs that hold only an anchor); return what is then at the top."""
+    page.goto(url, wait_until="load")
+    for _ in range(30):
+        page.evaluate("scrollBy(0, 600)")
+        page.wait_for_timeout(50)
+    page.evaluate(SETTLED)
+    return page.evaluate(AT_TOP)
 
 
 @pytest.mark.browser
@@ -534,15 +553,12 @@ def test_links_reloads_and_going_back_land_where_nothing_is_skipped(browser, bas
             ":is(h2[id], h3[id], .mlnotes-equation[id])')].map(e => e.id)"
         )
         off = []
-        for target in ids[
-            ::3
-        ]:  # skipping as on a plain load, 4 of these 10 landed 62 to 117 px off
+        # skipping as on a plain load, 4 of these 10 landed 62 to 117 px off
+        for target in ids[::3]:
             page.goto(base_url + POST + "#" + target, wait_until="load")
             page.evaluate(SETTLED)
             assert page.evaluate(SKIPPED_MATH)["boxes"] == 0  # an address with a part of the page
-            linked = page.evaluate(
-                "id => document.getElementById(id).getBoundingClientRect().top", target
-            )
+            linked = page.evaluate(TOP_OF, target)
             # where the browser scrolls it now that every box is rendered, whatever it estimated
             expected = page.evaluate(
                 "id => { const e = document.getElementById(id); e.scrollIntoView(); "
@@ -567,29 +583,18 @@ def test_links_reloads_and_going_back_land_where_nothing_is_skipped(browser, bas
             link.click()
             page.evaluate(SETTLED)
             assert page.evaluate(SKIPPED_MATH)["boxes"] == 0
-            landed.append(
-                page.evaluate(
-                    "id => document.getElementById(id).getBoundingClientRect().top", target
-                )
-            )
+            landed.append(page.evaluate(TOP_OF, target))
         assert abs(landed[0] - landed[1]) <= 1, (target, landed)
 
         # a reload, after reading down the page: the reader sees the same text at the top
-        page.goto(base_url + POST, wait_until="load")
-        for _ in range(30):  # down to 18,000 px, past the paragraphs that hold only an anchor
-            page.evaluate("scrollBy(0, 600)")
-            page.wait_for_timeout(50)
-        page.evaluate(SETTLED)
-        at_top = """() => { const e = document.elementFromPoint(180, 200);
-            return [e.tagName + ' ' + e.textContent.slice(0, 80), e.getBoundingClientRect().top] }"""
-        before = page.evaluate(at_top)
+        before = _read_down(page, base_url + POST)
         page.reload(wait_until="load")
         page.wait_for_timeout(300)
         page.evaluate(SETTLED)
         rendered_all = not page.evaluate(
             "document.documentElement.classList.contains('mlnotes-skip-offscreen')"
         )
-        after = page.evaluate(at_top)
+        after = page.evaluate(AT_TOP)
 
         # back, with Material's instant navigation, to the post read down to the same place.
         # Up to three tries: the reviewer saw this step land off 2 times in 8 on a page with
@@ -597,20 +602,15 @@ def test_links_reloads_and_going_back_land_where_nothing_is_skipped(browser, bas
         # the popstate guard it landed on another element in the run that checked it.
         tries = []
         for _ in range(3):
-            page.goto(base_url + POST, wait_until="load")
-            for _ in range(30):
-                page.evaluate("scrollBy(0, 600)")
-                page.wait_for_timeout(50)
-            page.evaluate(SETTLED)
+            read = _read_down(page, base_url + POST)
             page.wait_for_timeout(300)  # Material keeps the position for going back
-            read = page.evaluate(at_top)
             page.evaluate("document.querySelector('a[href$=\"/notes/cnn/\"]').click()")
             page.wait_for_function(INSTANT_ARRIVED, arg=["notes/cnn/", 0])
             page.go_back()
             page.wait_for_function(INSTANT_ARRIVED, arg=[POST, 0])
             page.wait_for_timeout(300)
             page.evaluate(SETTLED)
-            returned = page.evaluate(at_top)
+            returned = page.evaluate(AT_TOP)
             tries.append((read, returned))
             if returned[0] == read[0] and abs(returned[1] - read[1]) <= 1:
                 break
