@@ -957,6 +957,65 @@ def test_search_returns_the_right_page_first(reader):
     assert not reader.problems, reader.problems
 
 
+# A search result tapped on a phone: (query, the result's page, its anchor or None for
+# the page's own result), each tapped from far down another page.
+SEARCH_TAPS = [
+    ("bayes", "notes/probability/", "bayes-rule"),
+    ("convolution", "notes/cnn/", "the-receptive-field"),
+    ("bayes", "notes/probability/", None),
+]
+
+# Tap the result linking to this page and anchor ("" for none); its address, or null.
+TAP_RESULT = """([path, hash]) => {
+    const link = [...document.querySelectorAll('a.md-search-result__link')].find(a => {
+        const url = new URL(a.href); return url.pathname.endsWith(path) && url.hash === hash; });
+    if (link) link.click();
+    return link ? link.href : null;
+}"""
+
+# Where the reader is: the anchor's distance below where the browser puts a target (its
+# scroll-margin-top), or the page's offset when there is no anchor.
+LANDED = """(id) => {
+    const e = id && document.getElementById(id);
+    return e ? e.getBoundingClientRect().top - parseFloat(getComputedStyle(e).scrollMarginTop) : scrollY;
+}"""
+
+
+@pytest.mark.browser
+def test_a_search_result_tapped_on_a_phone_lands_where_it_links(browser, base_url):
+    """Material locks a phone's page while search is open and unlocks it after search
+    closes, and the search's backdrop widens the page as it shrinks; instant navigation's
+    scroll to the result's anchor (or to the new page's top) was lost, cut short or undone
+    (landing 1,900 to 9,000 px off, or at the old page's offset: reviewer, stop 26).
+    docs/javascripts/instant-navigation.js scrolls again once all that is over."""
+    context = _phone(browser)
+    page = context.new_page()
+    failures = []
+    try:
+        for query, path, anchor in SEARCH_TAPS:
+            page.goto(base_url + "notes/linear-algebra/", wait_until="load")
+            page.evaluate("scrollTo(0, 3000)")
+            page.locator("label.md-header__button[for=__search]").click()  # the search button
+            page.locator("input.md-search__input").press_sequentially(query, delay=20)
+            settled_results(page)
+            href = page.evaluate(TAP_RESULT, [path, "#" + anchor if anchor else ""])
+            if href is None:
+                failures.append(f"{query!r}: no result links to {path}#{anchor}")
+                continue
+            try:  # where it lands, within 2 px, within 5 s, and still there half a second on
+                page.wait_for_function(f"Math.abs(({LANDED})({anchor!r})) <= 2", timeout=5000)
+                page.wait_for_timeout(500)
+            except Exception:  # noqa: BLE001 - reported below with where it is
+                pass
+            off = page.evaluate(LANDED, anchor)
+            if abs(off) > 2:
+                what = f"#{anchor} is {off:.0f} px below its place" if anchor else f"the page is at {off:.0f} px, not its top"
+                failures.append(f"{query!r} -> {href}: {what}")
+    finally:
+        context.close()
+    assert not failures, "\n".join(failures)
+
+
 # --------------------------------------------------------------------------------------
 # 5. Notebooks
 # --------------------------------------------------------------------------------------

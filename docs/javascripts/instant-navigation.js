@@ -133,3 +133,44 @@
     if (window.document$) window.document$.subscribe(() => hide(0));  // instant navigation
   }
 }
+
+// A search result tapped on a phone lands where it links. Below 60em Material locks the
+// page while search is open (body[data-md-scrolllock], position: fixed), unlocks it 100 ms
+// (a timer) after search closes and scrolls back to the offset the page had when search
+// opened (9.8.1, patches/scrolllock/index.ts); the search's backdrop, a circle scaled 45
+// times, then shrinks for 0.4 s, and while it reaches past the screen a phone's browser
+// widens the page (zooms it out) a little longer, which moves or stops a scroll made then
+// (measured in Chromium 156, mobile emulation). Instant navigation scrolls the new page
+// to its anchor, or to its top, as soon as it is swapped in (integrations/instant/index.ts),
+// so that scroll is lost on a page still locked (a fast or cached fetch), moved by the
+// widened page, or replaced by the old page's offset as the page unlocks. No upstream
+// issue found. So, after a tap on a search
+// result, once its page is in, unlocked, the backdrop still and the page its own width
+// again, the page is scrolled as Material meant to.
+if (!window.mlnotesSearchLanding) {
+  window.mlnotesSearchLanding = true;
+  document.addEventListener("click", ev => {
+    const link = ev.target instanceof Element ? ev.target.closest(".md-search-result a[href]") : null;
+    const search = document.querySelector(".md-search");
+    if (!link || !search || location.protocol === "file:") return;
+    const url = new URL(link.href), samePage = url.pathname === location.pathname;
+    const width = window.innerWidth;  // the page's width, not yet widened by the panel
+    // Another page has arrived when Material's document$ emits again (it replays the page
+    // shown to a new subscriber), after Material's own scroll (subscribed before it).
+    let arrived = samePage, seen = 0;
+    const page = samePage || !window.document$ ? null : window.document$.subscribe(() => { arrived = seen++ > 0; });
+    const start = performance.now();
+    const land = () => {
+      if (performance.now() - start > 10000 || location.pathname !== url.pathname) return void page?.unsubscribe();
+      const still = !document.body.hasAttribute("data-md-scrolllock") &&
+        !search.getAnimations({ subtree: true }).length && window.innerWidth === width;
+      if (!(arrived && still)) return void requestAnimationFrame(land);
+      page?.unsubscribe();
+      // the link's anchor: Material's navigation.tracking may have changed the address's
+      const target = url.hash && document.getElementById(decodeURIComponent(url.hash.slice(1)));
+      if (target) target.scrollIntoView();
+      else if (!samePage) window.scrollTo(0, 0);
+    };
+    requestAnimationFrame(land);
+  }, true);  // capture: before Material or the click handler above change the address
+}
