@@ -671,16 +671,29 @@ def test_a_phone_skips_rendering_far_boxes_but_a_screen_reader_gets_their_math(
 
 @pytest.mark.browser
 def test_the_palettes_restyle_rule_is_out_until_the_reader_switches(reader):
-    """palette.css's `[data-md-color-switching] *` rule is taken out as the page loads
-    (overrides/main.html: with it, Material's palette restyles every element as it mounts)
-    and is back in time for a switch, which still switches."""
-    page = reader.open(POST)
+    """palette.css's `[data-md-color-switching] *` rule is out by the time Material's
+    palette mounts (overrides/main.html: with it, the mount restyles every element twice;
+    it was taken out at DOMContentLoaded, after Material had mounted: stop 27) and is back
+    in time for a switch, which still switches."""
     count = """() => {
         const all = list => [...list].flatMap(r => (r.cssRules ? [r, ...all(r.cssRules)] : [r]));
         return [...document.styleSheets].filter(s => /palette/.test(s.href || ''))
             .flatMap(s => all(s.cssRules))
             .filter(r => (r.selectorText || '').includes('data-md-color-switching')).length;
     }"""
+    # the rule's count each time Material sets the attribute as the page loads
+    reader.page.add_init_script(
+        """window.__rulesAtMount = [];
+        const set = Element.prototype.setAttribute;
+        Element.prototype.setAttribute = function (name, value) {
+            if (name === 'data-md-color-switching' && window.__rulesAtMount)
+                window.__rulesAtMount.push((%s)());
+            return set.call(this, name, value);
+        };
+        addEventListener('load', () => { Element.prototype.setAttribute = set; });""" % count
+    )
+    page = reader.open(POST)
+    assert page.evaluate("window.__rulesAtMount") == [0]  # Material mounted, without the rule
     assert page.evaluate(count) == 0
     page.evaluate(
         """count => { const set = document.body.setAttribute.bind(document.body);
