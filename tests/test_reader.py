@@ -18,6 +18,7 @@ from pathlib import Path
 from urllib.parse import unquote, urlparse
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from headless import CHROMIUM, CHROMIUM_ARGS, INSTANT_ARRIVED, LEFTOVER_TEX, wait_for_math
 
@@ -1015,12 +1016,16 @@ def test_a_search_result_tapped_on_a_phone_lands_where_it_links(browser, base_ur
             if href is None:
                 failures.append(f"{query!r}: no result links to {path}#{anchor}")
                 continue
-            try:  # where it lands, within 2 px, within 5 s, and still there half a second on
-                page.wait_for_function(f"Math.abs(({LANDED})({anchor!r})) <= 2", timeout=5000)
-                page.wait_for_timeout(500)
-            except Exception:  # noqa: BLE001 - reported below with where it is
+            try:  # where it lands, within 2 px, within 10 s
+                page.wait_for_function(
+                    f"id => Math.abs(({LANDED})(id)) <= 2", arg=anchor, timeout=10000
+                )
+            except PlaywrightTimeout:  # reported below, with where it is
                 pass
+            page.wait_for_timeout(500)  # and still there half a second on
             off = page.evaluate(LANDED, anchor)
+            if anchor and page.evaluate("location.hash") != "#" + anchor:
+                failures.append(f"{query!r} -> {href}: the address is {page.evaluate('location.href')}")
             if abs(off) > 2:
                 what = f"#{anchor} is {off:.0f} px below its place" if anchor else f"the page is at {off:.0f} px, not its top"
                 failures.append(f"{query!r} -> {href}: {what}")

@@ -136,40 +136,49 @@
 
 // A search result tapped on a phone lands where it links. Below 60em Material locks the
 // page while search is open (body[data-md-scrolllock], position: fixed), unlocks it 100 ms
-// (a timer) after search closes and scrolls back to the offset the page had when search
-// opened (9.8.1, patches/scrolllock/index.ts); the search's backdrop, a circle scaled 45
-// times, then shrinks for 0.4 s, and while it reaches past the screen a phone's browser
-// widens the page (zooms it out) a little longer, which moves or stops a scroll made then
-// (measured in Chromium 156, mobile emulation). Instant navigation scrolls the new page
-// to its anchor, or to its top, as soon as it is swapped in (integrations/instant/index.ts),
-// so that scroll is lost on a page still locked (a fast or cached fetch), moved by the
-// widened page, or replaced by the old page's offset as the page unlocks. No upstream
-// issue found. So, after a tap on a search
-// result, once its page is in, unlocked, the backdrop still and the page its own width
-// again, the page is scrolled as Material meant to.
-if (!window.mlnotesSearchLanding) {
+// (a timer) after search closes and scrolls back to the offset the page had when the lock
+// was set (9.8.1, patches/scrolllock/index.ts); the search's backdrop, a circle scaled 45
+// to 75 times (by the screen's width), then shrinks for 0.4 s, and while it reaches past
+// the screen a phone's browser widens the page (zooms it out) a little longer, which moves
+// or stops a scroll made then (measured in Chromium 156, mobile emulation). Instant
+// navigation scrolls the new page as soon as it is swapped in (integrations/instant/
+// index.ts): to the offset saved in its history entry if there is one (saved while the page
+// was locked: 0), else to its anchor or its top. So the scroll was lost on a page still
+// locked, moved by the widened page, or replaced by the old page's offset, and the address
+// kept the heading Material's navigation.tracking read from the old page as it unlocked.
+// No upstream issue found. So, after a tap on a search result, once its page is in,
+// unlocked, the backdrop still and the page its own width again, the page is scrolled to
+// the link's anchor (or the top), and the address and the offset saved for Back are the
+// link's and that one.
+if (!window.mlnotesSearchLanding && window.document$) {
   window.mlnotesSearchLanding = true;
+  let shownPath = location.pathname;  // the page shown: the address changes before it is
+  window.document$.subscribe(() => { shownPath = location.pathname; });
+  let taps = 0;
   document.addEventListener("click", ev => {
+    if (ev.button !== 0 || ev.metaKey || ev.ctrlKey || ev.shiftKey || ev.altKey) return;
     const link = ev.target instanceof Element ? ev.target.closest(".md-search-result a[href]") : null;
     const search = document.querySelector(".md-search");
-    if (!link || !search || location.protocol === "file:") return;
-    const url = new URL(link.href), samePage = url.pathname === location.pathname;
-    const width = window.innerWidth;  // the page's width, not yet widened by the panel
+    if (!link || link.target || !search || location.protocol === "file:") return;
+    const url = new URL(link.href), samePage = url.pathname === shownPath;
+    const width = window.innerWidth;  // the page's width, not yet widened by the backdrop
+    const tap = ++taps;
     // Another page has arrived when Material's document$ emits again (it replays the page
     // shown to a new subscriber), after Material's own scroll (subscribed before it).
-    let arrived = samePage, seen = 0;
-    const page = samePage || !window.document$ ? null : window.document$.subscribe(() => { arrived = seen++ > 0; });
-    const start = performance.now();
+    let arrived = samePage ? performance.now() : 0, seen = 0;
+    const page = samePage ? null : window.document$.subscribe(() => { if (seen++) arrived = performance.now(); });
     const land = () => {
-      if (performance.now() - start > 10000 || location.pathname !== url.pathname) return void page?.unsubscribe();
+      // stop on another tap, on going elsewhere, or 10 s after the page arrived
+      if (tap !== taps || location.pathname !== url.pathname || (arrived && performance.now() - arrived > 10000))
+        return void page?.unsubscribe();
       const still = !document.body.hasAttribute("data-md-scrolllock") &&
         !search.getAnimations({ subtree: true }).length && window.innerWidth === width;
       if (!(arrived && still)) return void requestAnimationFrame(land);
       page?.unsubscribe();
-      // the link's anchor: Material's navigation.tracking may have changed the address's
       const target = url.hash && document.getElementById(decodeURIComponent(url.hash.slice(1)));
       if (target) target.scrollIntoView();
-      else if (!samePage) window.scrollTo(0, 0);
+      else window.scrollTo(0, 0);
+      history.replaceState({ x: window.scrollX, y: window.scrollY }, "", url);
     };
     requestAnimationFrame(land);
   }, true);  // capture: before Material or the click handler above change the address
