@@ -674,7 +674,7 @@ def test_a_phone_skips_rendering_far_boxes_but_a_screen_reader_gets_their_math(
 def test_the_palettes_restyle_rule_is_out_until_the_reader_switches(reader):
     """palette.css's `[data-md-color-switching] *` rule is out by the time Material's
     palette mounts (overrides/main.html: with it, the mount restyles every element twice;
-    it was taken out at DOMContentLoaded, after Material had mounted: stop 27) and is back
+    it was taken out at DOMContentLoaded, after Material had mounted, until stop 27) and is back
     in time for a switch, which still switches."""
     count = """() => {
         const all = list => [...list].flatMap(r => (r.cssRules ? [r, ...all(r.cssRules)] : [r]));

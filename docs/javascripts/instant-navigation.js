@@ -143,10 +143,10 @@
 // or stops a scroll made then (measured in Chromium 156, mobile emulation). Instant
 // navigation scrolls the new page as soon as it is swapped in (integrations/instant/
 // index.ts): to the offset saved in its history entry if there is one (saved while the page
-// was locked: 0), else to its anchor or its top. So the scroll was lost on a page still
+// was locked: 0), else to its anchor or its top. That scroll was lost on a page still
 // locked, moved by the widened page, or replaced by the old page's offset, and the address
 // kept the heading Material's navigation.tracking read from the old page as it unlocked.
-// No upstream issue found. So, after a tap on a search result, once its page is in,
+// No upstream issue found. Here, after a tap on a search result, once its page is in,
 // unlocked, the backdrop still and the page its own width again, the page is scrolled to
 // the link's anchor (or the top), and the address and the offset saved for Back are the
 // link's and that one.
