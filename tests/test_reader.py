@@ -691,7 +691,8 @@ def test_the_palettes_restyle_rule_is_out_until_the_reader_switches(reader):
                 window.__rulesAtMount.push((%s)());
             return set.call(this, name, value);
         };
-        addEventListener('load', () => { Element.prototype.setAttribute = set; });""" % count
+        addEventListener('load', () => { Element.prototype.setAttribute = set; });"""
+        % count
     )
     page = reader.open(POST)
     assert page.evaluate("window.__rulesAtMount") == [0]  # Material mounted, without the rule
@@ -1025,9 +1026,15 @@ def test_a_search_result_tapped_on_a_phone_lands_where_it_links(browser, base_ur
             page.wait_for_timeout(500)  # and still there half a second on
             off = page.evaluate(LANDED, anchor)
             if anchor and page.evaluate("location.hash") != "#" + anchor:
-                failures.append(f"{query!r} -> {href}: the address is {page.evaluate('location.href')}")
+                failures.append(
+                    f"{query!r} -> {href}: the address is {page.evaluate('location.href')}"
+                )
             if abs(off) > 2:
-                what = f"#{anchor} is {off:.0f} px below its place" if anchor else f"the page is at {off:.0f} px, not its top"
+                what = (
+                    f"#{anchor} is {off:.0f} px below its place"
+                    if anchor
+                    else f"the page is at {off:.0f} px, not its top"
+                )
                 failures.append(f"{query!r} -> {href}: {what}")
     finally:
         context.close()
