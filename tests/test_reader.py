@@ -539,6 +539,38 @@ def test_the_boxes_a_phone_skips_look_the_same_once_shown(browser, base_url, pat
     assert len(shown["tops"]) == len(whole["tops"]) > 5 and not moved, moved[:5]
 
 
+# Material's code blocks on the page, and which of them are mounted (have the copy button).
+COPY_BUTTONS = """() => { const blocks = [...document.querySelectorAll('article pre > code')];
+    const without = blocks.filter(c => !c.parentElement.querySelector('.md-code__button'));
+    return {blocks: blocks.length, without: without.map(c => c.textContent.slice(0, 40))} }"""
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("path", [POST, "notes/probability/"])
+def test_every_code_block_gets_its_copy_button_once_read_to(browser, base_url, path):
+    """Material mounts a code block (its copy button) only once it is in view (content.lazy,
+    mkdocs.yml): reading down a phone's page with every Check block open, every block gets
+    its button, those in the boxes the phone skips too."""
+    context = _phone(browser)
+    try:
+        page = context.new_page()
+        page.goto(base_url + path, wait_until="load")
+        at_load = page.evaluate(COPY_BUTTONS)
+        page.evaluate("document.querySelectorAll('article details').forEach(d => d.open = true)")
+        y = 0
+        while y < page.evaluate("document.scrollingElement.scrollHeight"):
+            page.evaluate(f"scrollTo(0, {y})")
+            page.wait_for_timeout(80)
+            y += 400
+        page.wait_for_timeout(300)
+        read = page.evaluate(COPY_BUTTONS)
+    finally:
+        context.close()
+    # Far blocks are not mounted as the page arrives (else this test would show nothing)
+    assert at_load["blocks"] >= 15 and len(at_load["without"]) > at_load["blocks"] // 2, at_load
+    assert read["blocks"] == at_load["blocks"] and not read["without"], read
+
+
 @pytest.mark.browser
 def test_links_reloads_and_going_back_land_where_nothing_is_skipped(browser, base_url):
     """A skipped box stands in with an estimated height; where a position is computed (a link
