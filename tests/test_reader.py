@@ -437,7 +437,7 @@ SKIPPED_MATH = """() => {
 # Where the article's headings and equations are, and how tall the page is.
 LANDMARKS = """() => ({
     height: document.documentElement.scrollHeight,
-    tops: [...document.querySelectorAll('article.md-content__inner :is(h2, h3, .mlnotes-equation)')]
+    tops: [...document.querySelectorAll('article.md-content__inner :is(h2, h3, .mlnotes-equation, table)')]
         .map(e => Math.round(e.getBoundingClientRect().top + scrollY)),
 })"""
 
@@ -483,15 +483,26 @@ def _read_down(page, url):
 
 
 @pytest.mark.browser
-@pytest.mark.parametrize("path", LONG_PAGES)
-def test_the_boxes_a_phone_skips_look_the_same_once_shown(browser, base_url, path):
+@pytest.mark.parametrize(
+    "path,bundle", [(path, True) for path in LONG_PAGES] + [("sources/", False)]
+)
+def test_the_boxes_a_phone_skips_look_the_same_once_shown(browser, base_url, path, bundle):
     """The skipped boxes, once rendered (with the containment content-visibility brings),
-    leave every heading and equation where it is with nothing skipped, and nothing they
-    hold is cut at their edges (outside a box that scrolls)."""
+    leave every heading, equation and table where it is with nothing skipped, and nothing
+    they hold is cut at their edges (outside a box that scrolls). Also on sources without
+    Material's bundle: its tables as the HTML has them, bare, as the page arrives."""
     context = _phone(browser)
     try:
         page = context.new_page()
+        if not bundle:
+            page.route("**/assets/javascripts/bundle.*.js", lambda route: route.abort())
         page.goto(base_url + path, wait_until="load")
+        if not bundle:  # the tables as the HTML has them: none wrapped, many bare
+            tables = page.evaluate(
+                "[document.querySelectorAll('.md-typeset__scrollwrap').length,"
+                " document.querySelectorAll('article.md-content__inner > table:not([class])').length]"
+            )
+            assert tables[0] == 0 and tables[1] >= 5, tables
         found = page.evaluate(SKIPPED_MATH)
         clipped = page.evaluate(
             """() => {
