@@ -438,6 +438,7 @@ SKIPPED_MATH = """() => {
 LANDMARKS = """() => ({
     height: document.documentElement.scrollHeight,
     tops: [...document.querySelectorAll('article.md-content__inner :is(h2, h3, .mlnotes-equation, table)')]
+        .filter(e => !e.closest('details:not([open])'))  // not laid out: no place to compare
         .map(e => Math.round(e.getBoundingClientRect().top + scrollY)),
 })"""
 
@@ -580,6 +581,32 @@ def test_every_code_block_gets_its_copy_button_once_read_to(browser, base_url, p
     # Far blocks are not mounted as the page arrives (else this test would show nothing)
     assert at_load["blocks"] >= 15 and len(at_load["without"]) > at_load["blocks"] // 2, at_load
     assert read["blocks"] == at_load["blocks"] and not read["without"], read
+
+
+# The code blocks that scroll sideways outside closed Check blocks: how many, how many of
+# them Material has not mounted yet, and those the keyboard cannot reach (no tabindex).
+WIDE_CODE = """() => { const wide = [...document.querySelectorAll('article pre > code')]
+    .filter(c => !c.closest('details:not([open])') && c.scrollWidth > c.clientWidth);
+    return {wide: wide.length,
+        unmounted: wide.filter(c => !c.parentElement.querySelector('.md-code__button')).length,
+        unfocusable: wide.filter(c => c.getAttribute('tabindex') !== '0').map(c => c.textContent.slice(0, 40))} }"""
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("path", [POST, "reference/probability/"])
+def test_code_that_scrolls_sideways_takes_focus_before_material_mounts_it(reader, path):
+    """Where the device hovers, a code block that scrolls sideways takes the keyboard's focus
+    (Material's tabindex) before Material mounts it (content.lazy), and so does one in a
+    Check block once that is opened (docs/javascripts/reader.js)."""
+    page = reader.open(path)
+    assert page.evaluate("matchMedia('(hover)').matches")
+    at_load = page.evaluate(WIDE_CODE)
+    page.evaluate("document.querySelectorAll('article details').forEach(d => d.open = true)")
+    page.wait_for_timeout(300)
+    opened = page.evaluate(WIDE_CODE)
+    assert at_load["unmounted"] >= 1 and not at_load["unfocusable"], at_load
+    assert opened["unmounted"] > at_load["unmounted"] and not opened["unfocusable"], opened
+    assert not reader.problems, reader.problems
 
 
 @pytest.mark.browser
