@@ -434,7 +434,7 @@ SKIPPED_MATH = """() => {
     return {boxes: boxes.length, skipped: skipped.length, math: math.length};
 }"""
 
-# Where the article's headings and equations are, and how tall the page is.
+# Where the article's headings, equations and tables are, and how tall the page is.
 LANDMARKS = """() => ({
     height: document.documentElement.scrollHeight,
     tops: [...document.querySelectorAll('article.md-content__inner :is(h2, h3, .mlnotes-equation, table)')]

@@ -1,6 +1,6 @@
 // Code that scrolls sideways can be reached with the keyboard (squidfunk/mkdocs-material#1514
-// made Material's code blocks focusable, where the device hovers). Two kinds of code are not
-// focusable when the page arrives:
+// made Material's code blocks focusable; Material does so where the device hovers). Two
+// kinds of code are not focusable when the page arrives:
 // - the cells mkdocs-jupyter renders, which are not Material's code blocks;
 // - Material's own blocks not yet on screen: Material mounts a block only once it is seen
 //   (its content.lazy feature, mkdocs.yml), and then sets or removes its tabindex as its
