@@ -40,12 +40,12 @@ offline: deps  ## build offline/ (open offline/index.html) and zip it as mlnotes
 
 # The post and the notes as one PDF, printed by Chromium from the site just built (so it
 # follows the pages; SITE_URL: where its links to the rest of the site go, as for `make
-# site`). `make site` afterwards puts it in the site and links it (scripts/mlnotes_site/assets.py).
+# site`). `make site` afterwards puts it in the site and links it (scripts/mlnotes_site/plugins/assets.py).
 pdf: site  ## print the post and the notes pages as one PDF, mlnotes.pdf (after a strict build)
-	$(PY) scripts/mlnotes_site/pdf.py site --output mlnotes.pdf
+	$(PY) -m mlnotes_site.printer site --output mlnotes.pdf
 
 figures: deps  ## rebuild the figures whose inputs changed (ARGS="--force" or figure names)
-	$(PY) scripts/mlnotes_site/build_figures.py $(ARGS)
+	$(PY) -m mlnotes_site.figure_builder $(ARGS)
 
 test: deps  ## unit tests, doctests (modules and pages), figure scripts, strict build, browser tests
 	$(VENV)/bin/pytest

@@ -1,7 +1,7 @@
 """What several figures share: the light and dark styles and the palette.
 
 Every figure on the site is drawn twice, once under [`style("light")`][mlnotes.plotting.style]
-and once under `style("dark")`, by `scripts/mlnotes_site/build_figures.py`. Scripts take their line
+and once under `style("dark")`, by `scripts/mlnotes_site/figure_builder.py`. Scripts take their line
 and marker colours from the style's cycle (`"C0"`, `"C1"`, ...) or from
 [`PALETTE`][mlnotes.plotting.PALETTE] (the heatmaps use matplotlib's colormaps), so that both
 variants stay readable: the palette is the Okabe–Ito colour-blind safe set
@@ -119,7 +119,7 @@ def style(theme: str = "light") -> AbstractContextManager[None]:
         transparent background, and fixed SVG ids and glyph paths. The SVG file is
         the same bytes for the same figure only if `savefig` is also given
         `metadata={"Date": None}` (otherwise it records the time), as
-        `scripts/mlnotes_site/build_figures.py` does.
+        `scripts/mlnotes_site/figure_builder.py` does.
 
     Raises:
         ValueError: if `theme` is neither `"light"` nor `"dark"`.

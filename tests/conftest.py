@@ -25,7 +25,7 @@ from hypothesis import settings
 
 # scripts (the mlnotes_site package) and scripts/dev (headless) are on sys.path
 # through pytest's `pythonpath` option (pyproject.toml).
-from headless import CHROMIUM, CHROMIUM_ARGS, serve
+from mlnotes_site.chromium import CHROMIUM, CHROMIUM_ARGS, serve
 
 ROOT = Path(__file__).resolve().parent.parent
 # Where the test build says it is deployed: not where the tests serve it.
@@ -131,10 +131,10 @@ def browser():
 def scratch_package(tmp_path, monkeypatch) -> Path:
     """A scratch project root whose `mlnotes/` has alpha (imports beta), beta and gamma.
 
-    `build_figures` (whose dependency tracking the figure and notebook caches share)
+    `figure_builder` (whose dependency tracking the figure and notebook caches share)
     is pointed at it.
     """
-    from mlnotes_site import build_figures
+    from mlnotes_site import figure_builder
 
     package = tmp_path / "mlnotes"
     package.mkdir()
@@ -143,6 +143,6 @@ def scratch_package(tmp_path, monkeypatch) -> Path:
     (package / "alpha.py").write_text("from . import beta\nA = 1\n")
     (package / "beta.py").write_text("B = 2\n")
     (package / "gamma.py").write_text("G = 3\n")
-    monkeypatch.setattr(build_figures, "ROOT", tmp_path)
-    monkeypatch.setattr(build_figures, "PACKAGE", package)
+    monkeypatch.setattr(figure_builder, "ROOT", tmp_path)
+    monkeypatch.setattr(figure_builder, "PACKAGE", package)
     return tmp_path

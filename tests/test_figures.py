@@ -1,4 +1,4 @@
-"""The figure scripts and the figure builder (scripts/mlnotes_site/build_figures.py)."""
+"""The figure scripts and the figure builder (scripts/mlnotes_site/figure_builder.py)."""
 
 from __future__ import annotations
 
@@ -14,10 +14,10 @@ import matplotlib.pyplot as plt  # noqa: E402
 import pytest  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 
-from mlnotes_site import build_figures  # noqa: E402
+from mlnotes_site import figure_builder  # noqa: E402
 from mlnotes.plotting import style  # noqa: E402
 
-SCRIPTS = build_figures.discover()
+SCRIPTS = figure_builder.discover()
 
 
 # --- every figure script --------------------------------------------------------------
@@ -32,7 +32,7 @@ def test_figure_script_runs_in_both_themes(name):
     assert any(isinstance(n, ast.If) and "__main__" in ast.unparse(n.test) for n in tree.body), (
         f"{path.name}: needs an `if __name__ == '__main__':` guard"
     )
-    math_modules = {p.name for p in build_figures.dependencies(path)} - {
+    math_modules = {p.name for p in figure_builder.dependencies(path)} - {
         "__init__.py",
         "plotting.py",
     }
@@ -57,9 +57,9 @@ def tree(scratch_package, monkeypatch):
     """The scratch project of conftest, with scripts/figures/ and docs/figures/."""
     scripts = scratch_package / "scripts" / "figures"
     scripts.mkdir(parents=True)
-    monkeypatch.setattr(build_figures, "SCRIPTS", scripts)
-    monkeypatch.setattr(build_figures, "OUT", scratch_package / "docs" / "figures")
-    monkeypatch.setattr(build_figures, "CACHE", scratch_package / ".cache" / "figures")
+    monkeypatch.setattr(figure_builder, "SCRIPTS", scripts)
+    monkeypatch.setattr(figure_builder, "OUT", scratch_package / "docs" / "figures")
+    monkeypatch.setattr(figure_builder, "CACHE", scratch_package / ".cache" / "figures")
     return scratch_package
 
 
@@ -87,10 +87,10 @@ def make_figure():
 
 def test_dependencies_follow_mlnotes_imports_transitively(tree):
     script = _script(tree, "x", "from mlnotes.alpha import A\nimport numpy\n")
-    deps = {p.name for p in build_figures.dependencies(script)}
+    deps = {p.name for p in figure_builder.dependencies(script)}
     assert deps == {"__init__.py", "plotting.py", "alpha.py", "beta.py"}
     script = _script(tree, "y", "from mlnotes import gamma\n")
-    assert {p.name for p in build_figures.dependencies(script)} == {
+    assert {p.name for p in figure_builder.dependencies(script)} == {
         "__init__.py",
         "plotting.py",
         "gamma.py",
@@ -99,56 +99,56 @@ def test_dependencies_follow_mlnotes_imports_transitively(tree):
 
 def test_cache_key_changes_only_with_what_the_figure_depends_on(tree):
     script = _script(tree, "x", "from mlnotes.alpha import A\n")
-    key = build_figures.cache_key(script)
+    key = figure_builder.cache_key(script)
     (tree / "mlnotes" / "gamma.py").write_text("G = 4\n")  # not imported by the script
     (tree / "page.md").write_text("# edited page\n")
-    assert build_figures.cache_key(script) == key
+    assert figure_builder.cache_key(script) == key
     (tree / "mlnotes" / "beta.py").write_text("B = 3\n")  # imported through alpha
-    key_beta = build_figures.cache_key(script)
+    key_beta = figure_builder.cache_key(script)
     assert key_beta != key
     (tree / "mlnotes" / "plotting.py").write_text("STYLE = 2\n")  # the style
-    assert build_figures.cache_key(script) != key_beta
-    assert build_figures.cache_key(script, versions="matplotlib=0") != build_figures.cache_key(
+    assert figure_builder.cache_key(script) != key_beta
+    assert figure_builder.cache_key(script, versions="matplotlib=0") != figure_builder.cache_key(
         script
     )
 
 
 def test_build_is_cached_deterministic_and_cleans_up(tree, capsys):
     _script(tree, "line", DRAWING.format(value=1))
-    assert build_figures.build(jobs=1) == 0
-    light, dark = build_figures.outputs("line")
+    assert figure_builder.build(jobs=1) == 0
+    light, dark = figure_builder.outputs("line")
     first = light.read_bytes(), dark.read_bytes()
     assert first[0] != first[1]  # the dark variant really differs
     assert b"<dc:date>" not in first[0]  # no date metadata
     assert "line: built in" in capsys.readouterr().out
 
-    assert build_figures.build(jobs=1) == 0
+    assert figure_builder.build(jobs=1) == 0
     assert "line: up to date" in capsys.readouterr().out
 
-    assert build_figures.build(force=True, jobs=1) == 0
+    assert figure_builder.build(force=True, jobs=1) == 0
     assert (light.read_bytes(), dark.read_bytes()) == first  # same inputs, same bytes
 
     (tree / "scripts" / "figures" / "line.py").unlink()
-    build_figures.build(jobs=1)
+    figure_builder.build(jobs=1)
     assert not light.exists() and not dark.exists()  # no stale figure left behind
 
 
 def test_a_failing_script_fails_the_build_names_itself_and_leaves_no_stale_figure(tree, capsys):
     _script(tree, "good", DRAWING.format(value=1))
     _script(tree, "flaky", DRAWING.format(value=2))
-    assert build_figures.build(jobs=2) == 0
+    assert figure_builder.build(jobs=2) == 0
     _script(tree, "flaky", DRAWING.format(value="1 / 0"))
-    assert build_figures.build(jobs=2) == 1
+    assert figure_builder.build(jobs=2) == 1
     err = capsys.readouterr().err
     assert "scripts/figures/flaky.py" in err and "ZeroDivisionError" in err
-    assert not any(p.exists() for p in build_figures.outputs("flaky"))
-    assert all(p.exists() for p in build_figures.outputs("good"))
+    assert not any(p.exists() for p in figure_builder.outputs("flaky"))
+    assert all(p.exists() for p in figure_builder.outputs("good"))
 
 
 def test_unknown_figure_name_is_a_clear_error(tree):
     _script(tree, "line", DRAWING.format(value=1))
     with pytest.raises(SystemExit, match="no figure script named nope"):
-        build_figures.build(["nope"])
+        figure_builder.build(["nope"])
 
 
 # --- the palette's docstring ------------------------------------------------------------
@@ -180,11 +180,11 @@ def test_palette_has_3_to_1_contrast_against_white_and_slate():
 def test_a_mistyped_root_is_an_error_naming_it(tmp_path, capsys):
     """`--root` at a folder that does not exist stops at once, naming the option and the
     folder, and writes nothing there."""
-    from mlnotes_site import build_figures
+    from mlnotes_site import figure_builder
 
     typo = tmp_path / "no-such-project"
     with pytest.raises(SystemExit) as exit_:
-        build_figures.main(["--root", str(typo)])
+        figure_builder.main(["--root", str(typo)])
     assert exit_.value.code == 2
     assert f"--root {typo}: no such folder" in capsys.readouterr().err
     assert not typo.exists()

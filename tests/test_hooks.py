@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 from mkdocs_jupyter import plugin
 
-from mlnotes_site import build_figures, keys, notebooks
+from mlnotes_site import figure_builder, keys
+from mlnotes_site.plugins import notebooks
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -32,13 +33,13 @@ def _notebook(tree: Path, body: str) -> Path:
 
 def test_notebook_dependencies_follow_its_mlnotes_imports(tree):
     nb = _notebook(tree, "from mlnotes.alpha import A\nimport numpy\n")
-    names = {p.name for p in build_figures.notebook_dependencies(nb)}
+    names = {p.name for p in figure_builder.notebook_dependencies(nb)}
     assert names == {"__init__.py", "plotting.py", "alpha.py", "beta.py"}
 
 
 def test_a_notebook_that_does_not_parse_depends_on_all_of_mlnotes(tree):
     nb = _notebook(tree, "%timeit 1 + 1\n")  # a magic jupytext did not comment out
-    names = {p.name for p in build_figures.notebook_dependencies(nb)}
+    names = {p.name for p in figure_builder.notebook_dependencies(nb)}
     assert names == {"__init__.py", "plotting.py", "alpha.py", "beta.py", "gamma.py"}
 
 
@@ -100,7 +101,7 @@ def test_a_figure_key_follows_its_script_and_the_code_it_imports(tree):
     beta = tree / "mlnotes" / "beta.py"
 
     def key():
-        return build_figures.cache_key(script, versions="fixed")
+        return figure_builder.cache_key(script, versions="fixed")
 
     first = key()
     beta.write_text('"""Beta, documented."""\nB = 2  # the same value\n')
@@ -114,7 +115,7 @@ def test_a_figure_key_follows_its_script_and_the_code_it_imports(tree):
 
 
 def test_a_notebook_key_ignores_docstring_edits_of_what_it_imports(tree, monkeypatch):
-    monkeypatch.setattr(notebooks, "_builder", lambda: build_figures)
+    monkeypatch.setattr(notebooks, "_builder", lambda: figure_builder)
     nb = _notebook(tree, "from mlnotes.alpha import A\nprint(A)\n")
     beta = tree / "mlnotes" / "beta.py"
     first = notebooks._notebook_key(nb)
@@ -191,7 +192,7 @@ def test_the_incremental_serve_checks_the_plugins_it_reads_when_it_starts():
 
     from mkdocs.exceptions import PluginError
 
-    from mlnotes_site import equations, incremental, problems
+    from mlnotes_site.plugins import equations, incremental, problems
 
     config = SimpleNamespace(plugins={"mlnotes-problems": problems.ProblemsPlugin()})
     serve = incremental.IncrementalPlugin()
@@ -213,10 +214,10 @@ def test_the_incremental_serve_checks_the_plugins_it_reads_when_it_starts():
 def test_the_serve_rebuilds_every_page_when_a_folders_meta_changes(tmp_path):
     """`make serve` re-renders every page when an input every page reads changes: a folder's
     `.meta.yml` (Material's meta plugin: the search boost) or `.authors.yml` is one, though
-    neither is a page nor copied into the site (scripts/mlnotes_site/incremental.py)."""
+    neither is a page nor copied into the site (scripts/mlnotes_site/plugins/incremental.py)."""
     from types import SimpleNamespace
 
-    from mlnotes_site import incremental
+    from mlnotes_site.plugins import incremental
 
     docs = tmp_path / "docs"
     (docs / "notes").mkdir(parents=True)
@@ -237,18 +238,18 @@ def test_the_serve_rebuilds_every_page_when_a_folders_meta_changes(tmp_path):
     assert incremental._global_key(tmp_path, config) != second
 
 
-# `make serve`'s warm figure workers (scripts/mlnotes_site/figures.py) must not outlive the server:
+# `make serve`'s warm figure workers (scripts/mlnotes_site/plugins/figures.py) must not outlive the server:
 # a process pool's worker holds both ends of its task queue, so a killed server leaves it
-# waiting for ever unless it watches for its parent (build_figures.warm_worker).
+# waiting for ever unless it watches for its parent (figure_builder.warm_worker).
 SERVER = """
 import multiprocessing, os, sys, time
 from concurrent.futures import ProcessPoolExecutor
 sys.path.insert(0, {scripts!r})
-from mlnotes_site import build_figures
+from mlnotes_site import figure_builder
 
 if __name__ == "__main__":
     pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"),
-                               initializer=build_figures.warm_worker)
+                               initializer=figure_builder.warm_worker)
     print(pool.submit(os.getpid).result(), flush=True)
     time.sleep(600)
 """

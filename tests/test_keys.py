@@ -11,7 +11,8 @@ from types import SimpleNamespace
 
 import pytest
 
-from mlnotes_site import build_figures, incremental, keys, notebooks
+from mlnotes_site import figure_builder, keys
+from mlnotes_site.plugins import incremental, notebooks
 
 MODULE = '''"""A module."""
 
@@ -42,10 +43,10 @@ def _project(root: Path) -> Path:
 
 
 def _figure_and_notebook_keys(root: Path, monkeypatch) -> tuple[str, str]:
-    monkeypatch.setattr(build_figures, "ROOT", root)
-    monkeypatch.setattr(build_figures, "PACKAGE", root / "mlnotes")
-    monkeypatch.setattr(notebooks, "_builder", lambda: build_figures)
-    figure = build_figures.cache_key(root / "scripts" / "figures" / "fig.py", versions="fixed")
+    monkeypatch.setattr(figure_builder, "ROOT", root)
+    monkeypatch.setattr(figure_builder, "PACKAGE", root / "mlnotes")
+    monkeypatch.setattr(notebooks, "_builder", lambda: figure_builder)
+    figure = figure_builder.cache_key(root / "scripts" / "figures" / "fig.py", versions="fixed")
     notebook = notebooks._notebook_key(root / "docs" / "notebooks" / "nb.py")
     return figure, notebook
 
@@ -189,13 +190,13 @@ def test_the_builds_keys_follow_the_code_not_its_docstrings(tmp_path, monkeypatc
 
 def test_the_figure_workers_code_key_covers_every_module(tmp_path, monkeypatch):
     root = _project(tmp_path)
-    monkeypatch.setattr(build_figures, "ROOT", root)
-    monkeypatch.setattr(build_figures, "PACKAGE", root / "mlnotes")
-    first = build_figures.code_key()
+    monkeypatch.setattr(figure_builder, "ROOT", root)
+    monkeypatch.setattr(figure_builder, "PACKAGE", root / "mlnotes")
+    first = figure_builder.code_key()
     (root / "mlnotes" / "gamma.py").write_text('"""Gamma."""\nG = 3  # documented\n')
-    assert build_figures.code_key() == first
+    assert figure_builder.code_key() == first
     (root / "mlnotes" / "gamma.py").write_text("G = 4\n")  # imported by no figure, but a
-    assert build_figures.code_key() != first  # warm worker may have imported it
+    assert figure_builder.code_key() != first  # warm worker may have imported it
 
 
 # --- imports recorded at run time -------------------------------------------------------
@@ -302,23 +303,23 @@ def test_a_figure_is_keyed_on_what_it_imported_when_drawn(tmp_path, monkeypatch,
     )
     dynamic = "    import importlib\n\n    value = importlib.import_module('mlnotes.gamma').G"
     (figures / "c.py").write_text(FIGURE.format(imports="", body=dynamic))
-    monkeypatch.setattr(build_figures, "ROOT", root)
-    monkeypatch.setattr(build_figures, "PACKAGE", root / "mlnotes")
-    monkeypatch.setattr(build_figures, "SCRIPTS", figures)
-    monkeypatch.setattr(build_figures, "OUT", root / "docs" / "figures")
-    monkeypatch.setattr(build_figures, "CACHE", root / ".cache" / "figures")
+    monkeypatch.setattr(figure_builder, "ROOT", root)
+    monkeypatch.setattr(figure_builder, "PACKAGE", root / "mlnotes")
+    monkeypatch.setattr(figure_builder, "SCRIPTS", figures)
+    monkeypatch.setattr(figure_builder, "OUT", root / "docs" / "figures")
+    monkeypatch.setattr(figure_builder, "CACHE", root / ".cache" / "figures")
     monkeypatch.syspath_prepend(str(root))  # the worker (forked) imports this mlnotes
 
     def build() -> list[str]:
         capsys.readouterr()
-        assert build_figures.build(jobs=1) == 0, build_figures.last_run()["failed"]
-        return sorted(build_figures.last_run()["built"])
+        assert figure_builder.build(jobs=1) == 0, figure_builder.last_run()["failed"]
+        return sorted(figure_builder.last_run()["built"])
 
     assert build() == ["a", "b", "c"]
     # one worker drew a, then b: alpha and beta were loaded already, and still count for b
-    assert build_figures.recorded_imports("a") == ["__init__.py", "alpha.py", "beta.py"]
-    assert build_figures.recorded_imports("b") == ["__init__.py", "alpha.py", "beta.py"]
-    assert build_figures.recorded_imports("c") == ["__init__.py", "gamma.py"]
+    assert figure_builder.recorded_imports("a") == ["__init__.py", "alpha.py", "beta.py"]
+    assert figure_builder.recorded_imports("b") == ["__init__.py", "alpha.py", "beta.py"]
+    assert figure_builder.recorded_imports("c") == ["__init__.py", "gamma.py"]
     # c imported what its source does not name: keyed before the run on the scan, it is
     # drawn once more, then keyed on what it imported
     assert build() == ["c"]

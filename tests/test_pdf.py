@@ -1,4 +1,4 @@
-"""The printable book (`make pdf`: scripts/mlnotes_site/pdf.py) and the print stylesheet.
+"""The printable book (`make pdf`: scripts/mlnotes_site/printer.py) and the print stylesheet.
 
 The book is printed once per session from the strict build the other site tests use
 (conftest.py's `site`), then read back with pypdf: its text (the worked examples, no
@@ -15,13 +15,13 @@ from pathlib import Path
 
 import pytest
 from conftest import ROOT, SITE_URL
-from headless import CHROMIUM, set_scheme, wait_for_math
+from mlnotes_site.chromium import CHROMIUM, set_scheme, wait_for_math
 
 
 @pytest.fixture(scope="module")
 def book(site, tmp_path_factory):
     """(what print_book returned, a PdfReader of the book, the built chapters' HTML)."""
-    from mlnotes_site import pdf
+    from mlnotes_site import printer as pdf
     from bs4 import BeautifulSoup
     from pypdf import PdfReader
 
@@ -99,7 +99,7 @@ def _heading(tag) -> str:
 @pytest.mark.slow
 def test_the_book_reads_in_order_with_a_title_page_and_contents(book):
     info, reader, pages = book
-    from mlnotes_site import pdf
+    from mlnotes_site import printer as pdf
 
     text = _text(reader)
     titles = [_heading(soup.select_one("article h1")) for soup in pages.values()]
@@ -199,7 +199,7 @@ def test_the_book_pdf_is_served_and_linked_when_present(tmp_path, monkeypatch):
 
     from mkdocs.config import load_config
 
-    from mlnotes_site import assets
+    from mlnotes_site.plugins import assets
 
     pdf_file = tmp_path / "mlnotes.pdf"
     monkeypatch.setattr(assets, "BOOK_PDF", pdf_file)

@@ -257,7 +257,7 @@ MKDOCSTRINGS = {
         "handlers": {
             "python": {
                 "paths": ["."],
-                "options": {"extensions": ["mlnotes_site.equations:EquationsExtension"]},
+                "options": {"extensions": ["mlnotes_site.plugins.equations:EquationsExtension"]},
             }
         },
     }
@@ -265,7 +265,7 @@ MKDOCSTRINGS = {
 
 
 def test_equations_the_griffe_extension_parses_the_section(tmp_path):
-    from mlnotes_site import equations
+    from mlnotes_site.plugins import equations
 
     tiny.write(tmp_path, TINY_PKG)
     package = equations.load_package(tmp_path / "tinypkg", "tinypkg")
@@ -287,7 +287,7 @@ def test_equations_the_griffe_extension_parses_the_section(tmp_path):
 
 
 def test_equations_a_malformed_section_is_an_error_naming_the_function(tmp_path):
-    from mlnotes_site import equations
+    from mlnotes_site.plugins import equations
 
     tiny.write(
         tmp_path,

@@ -20,7 +20,7 @@ def test_strict_build_has_no_warnings(built_site):
 
 
 def test_every_figure_script_was_drawn_in_both_themes(site):
-    from mlnotes_site.build_figures import discover
+    from mlnotes_site.figure_builder import discover
 
     for name in discover():
         for variant in (f"{name}.svg", f"{name}-dark.svg"):

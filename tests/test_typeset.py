@@ -1,4 +1,4 @@
-r"""Build-time math (scripts/mlnotes_site/typeset.py, typeset.mjs): MathJax 4 in Node turns
+r"""Build-time math (scripts/mlnotes_site/typesetter.py, typeset.mjs): MathJax 4 in Node turns
 each arithmatex wrapper's TeX into typeset markup. No browser; one Node process for the
 module (about a second)."""
 
@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from mlnotes_site.typeset import (
+from mlnotes_site.typesetter import (
     Typesetter,
     expressions,
     notebook_elements,

@@ -1,4 +1,4 @@
-"""The `mlnotes-typeset` plugin (scripts/mlnotes_site/typeset_plugin.py): each page's final
+"""The `mlnotes-typeset` plugin (scripts/mlnotes_site/plugins/typeset.py): each page's final
 HTML gets its math typeset, the math stylesheet at the start of its article with font URLs
 relative to the page, each TeX error a warning naming the page; the cache is pruned after
 a build, not under `mkdocs serve`. A fake typesetter stands in for Node here (the real one:
@@ -17,8 +17,8 @@ from types import SimpleNamespace
 
 import pytest
 
-from mlnotes_site import typeset_plugin
-from mlnotes_site.typeset_plugin import TypesetPlugin, font_url
+from mlnotes_site.plugins import typeset as typeset_plugin
+from mlnotes_site.plugins.typeset import TypesetPlugin, font_url
 
 PAGE = (
     "<html><head><title>t</title></head><body>"

@@ -116,12 +116,12 @@ def build_cache_dirs() -> dict[str, Path]:
     """
     from mkdocs.config import load_config
 
-    from mlnotes_site import build_figures, project_path
+    from mlnotes_site import figure_builder, project_path
 
     config = load_config(str(ROOT / "mkdocs.yml"))
     found = {
-        "figure outputs (OUT)": build_figures.OUT,
-        "build_figures.py: CACHE": build_figures.CACHE,
+        "figure outputs (OUT)": figure_builder.OUT,
+        "figure_builder.py: CACHE": figure_builder.CACHE,
     }
     site_plugins = {n: p for n, p in config.plugins.items() if n.startswith("mlnotes-")}
     assert site_plugins, "mkdocs.yml configures none of the site's plugins"

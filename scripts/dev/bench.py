@@ -127,7 +127,7 @@ def build(tree: Path) -> dict:
         "seconds": round(time.perf_counter() - start, 2),
         "returncode": proc.returncode,
         "figures": sorted(figures.get("built", [])),
-        # executed by the build (scripts/mlnotes_site/notebooks.py's log line); mkdocs-jupyter's own
+        # executed by the build (scripts/mlnotes_site/plugins/notebooks.py's log line); mkdocs-jupyter's own
         # "Cache miss" says only that the executed notebook's bytes changed
         "notebooks": sorted(set(re.findall(r"notebook ([\w.-]+)\.py: executed", log))),
         "log_tail": log[-3000:] if proc.returncode else "",
@@ -172,7 +172,7 @@ def edit_function(path: Path) -> str:
 def expected_after_edit(tree: Path, module: str) -> tuple[list[str], list[str]]:
     """The figures and notebooks whose cache keys cover `module`, by the builder's rules."""
     sys.path.insert(0, str(tree / "scripts"))
-    from mlnotes_site import build_figures as builder
+    from mlnotes_site import figure_builder as builder
 
     edited = (tree / module).resolve()
 

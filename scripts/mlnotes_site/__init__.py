@@ -1,25 +1,14 @@
-"""The site's build: MkDocs plugins, the figure builder and the PDF printer.
+"""The site's build: MkDocs plugins (plugins/), and the engines they run.
 
-The plugins (registered in pyproject.toml under `[project.entry-points."mkdocs.plugins"]`,
-configured under `plugins:` in mkdocs.yml; README: Layout lists their options):
+The plugins, one module each with its Config (registered in pyproject.toml under
+`[project.entry-points."mkdocs.plugins"]`, configured under `plugins:` in mkdocs.yml):
+figures, assets, notebooks, citations, equations (with the mkdocstrings template in
+templates/), incremental, typeset, problems.
 
-- `mlnotes-figures` (figures.py): the figures, drawn by build_figures.py before each build;
-- `mlnotes-assets` (assets.py): self-hosted MathJax, the offline copy's search shim, the
-  offline zip and the PDF, the feed's image, notebook pages' links;
-- `mlnotes-notebooks` (notebooks.py): notebooks executed in both figure styles;
-- `mlnotes-citations` (citations.py): `[@key]` citations and References lists, from the
-  bib file (pybtex), as a Markdown extension;
-- `mlnotes-equations` (equations.py, templates/): equation <-> code links (a Griffe
-  extension and a mkdocstrings template for docstrings' `Equation:` sections), previews;
-- `mlnotes-incremental` (incremental.py): `make serve`'s incremental rebuilds;
-- `mlnotes-typeset` (typeset_plugin.py, typeset.py): the math typeset at build time, a TeX
-  error a warning naming the page and the expression;
-- `mlnotes-problems` (problems.py): `make serve` shows a mistake on the pages it touches.
-
-The content keys of the figures, notebooks and the serve: keys.py (the
-typeset math's cache is keyed in typeset.py).
-
-The command-line tools: `build_figures.py` (`make figures`) and `pdf.py` (`make pdf`).
+The engines: keys.py (every content key), figure_builder.py (`make figures`:
+`python -m mlnotes_site.figure_builder`), typesetter.py with typeset.mjs (MathJax in
+Node), printer.py with printer.css (`make pdf`: `python -m mlnotes_site.printer`) and
+chromium.py (a localhost server and headless Chromium, for the printer and the tests).
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Content keys: the one way the build decides that cached work is still valid.
 
 The build's caches are keyed here (all but the typeset math's, typeset.py, which
-hashes its page's expressions itself): the figures (build_figures.py, one key a figure
+hashes its page's expressions itself): the figures (figure_builder.py, one key a figure
 and one for the code the warm workers have imported), the executed notebooks
 (notebooks.py) and `make serve`'s incremental
 rebuilds (incremental.py). A key is a SHA-256 over *named parts*:
@@ -17,7 +17,7 @@ rebuilds (incremental.py). A key is a SHA-256 over *named parts*:
 - `imports`: the modules of a package (`mlnotes`) a script imports, transitively, found
   by reading its source (what the keys of notebooks cover, and of a figure not yet drawn).
 - `ImportRecorder`: the modules of the package a script imported, recorded as it ran
-  (what the key of a figure drawn before covers: build_figures.py).
+  (what the key of a figure drawn before covers: figure_builder.py).
 
 Each part is framed by its kind and length, so no two different lists of parts hash
 alike (`("ab", "c")` and `("a", "bc")` differ). A key holds no absolute path and no

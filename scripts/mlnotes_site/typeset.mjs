@@ -18,7 +18,7 @@
 // autoload, AMS numbering); an error is reported (formatError records it, and the
 // expression is typeset as its TeX source in an merror so that the page still reads),
 // `noundefined` is left out so that an undefined macro is an error (the build's warning,
-// scripts/mlnotes_site/typeset_plugin.py: the site's only TeX check).
+// scripts/mlnotes_site/plugins/typeset.py: the site's only TeX check).
 //
 // Output: argv[2] is "chtml" (the default: the site's choice, by measurement: its markup is
 // 5-6 times smaller gzipped than SVG's with the glyph paths in each expression, and its
@@ -264,7 +264,7 @@ function narrowCss(ranges) {
 
 // Notebook pages (mkdocs-jupyter): their markdown cells hold $...$ and $$...$$ as written,
 // with no arithmatex wrapper. A FIND request, {"id": ..., "find": [html, ...]}, gives the
-// page's notebook elements (scripts/mlnotes_site/typeset.py: the outermost elements whose
+// page's notebook elements (scripts/mlnotes_site/typesetter.py: the outermost elements whose
 // class is one of NOTEBOOK_CLASSES, in order); the answer, {"id": ..., "find": [html, ...],
 // "errors": [...]}, gives each one back with its math in arithmatex wrappers, which the page
 // is then typeset with, as every other page. The math is found as MathJax found it in the

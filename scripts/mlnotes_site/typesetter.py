@@ -3,7 +3,7 @@ JavaScript in the reader's browser.
 
 Python-Markdown's arithmatex (generic mode) writes each expression as
 `<span class="arithmatex">\(...\)</span>` or `<div class="arithmatex">\[...\]</div>` (with
-the attributes scripts/mlnotes_site/equations.py adds: `data-eqn-start`, `data-eqrefs`).
+the attributes scripts/mlnotes_site/plugins/equations.py adds: `data-eqn-start`, `data-eqrefs`).
 `typeset_html(html, render)` replaces the TeX inside each of these wrappers by MathJax's
 markup (an `<mjx-container>`, with its assistive MathML), keeping the wrapper, its class
 and its attributes, so that the site's CSS (div.arithmatex scrolls a wide equation in its
@@ -79,7 +79,7 @@ def expressions(page_html: str) -> list[Item]:
 
 # MathJax's CHTML stylesheet names its woff2 files under the font package's npm name (the
 # loader's `fonts` path in typeset.mjs); the site serves the package at
-# javascripts/mathjax/fonts/mathjax-newcm-font/ (scripts/mlnotes_site/assets.py).
+# javascripts/mathjax/fonts/mathjax-newcm-font/ (scripts/mlnotes_site/plugins/assets.py).
 FONT_PREFIX = "@mathjax/mathjax-newcm-font/"
 SITE_FONT_DIR = "javascripts/mathjax/fonts/mathjax-newcm-font/"
 

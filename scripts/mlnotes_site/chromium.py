@@ -59,7 +59,7 @@ def set_scheme(page, scheme: str) -> None:
 # Whether the current page typesets its math in the browser: only a site built with
 # mlnotes-typeset disabled, where overrides/main.html loads MathJax on every page. Every
 # page's math, the notebook pages' too, is typeset when the site is built
-# (scripts/mlnotes_site/typeset_plugin.py).
+# (scripts/mlnotes_site/plugins/typeset.py).
 CLIENT_MATH = "() => !!document.querySelector('script[src*=\"mathjax/tex-\"]')"
 
 

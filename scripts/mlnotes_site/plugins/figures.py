@@ -1,6 +1,6 @@
 """The `mlnotes-figures` plugin (mkdocs.yml `plugins:`): the site's figures, drawn before each build.
 
-- on_pre_build: run the figure builder (`build_figures.py`, a no-op for figures that are
+- on_pre_build: run the figure builder (`figure_builder.py`, a no-op for figures that are
   up to date) on the project of the mkdocs.yml being built (its folder is the builder's
   `--root`: its own `scripts/figures/`, `mlnotes/`, `docs/figures/`, `.cache/figures/`);
   a failing figure script fails the build and names itself. `mkdocs serve`
@@ -32,8 +32,8 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, get_plugin_logger
 
 log = get_plugin_logger("figures")
-ROOT = Path(__file__).resolve().parents[2]
-BUILDER = Path(__file__).with_name("build_figures.py")
+ROOT = Path(__file__).resolve().parents[3]
+BUILDER = Path(__file__).resolve().parent.parent / "figure_builder.py"
 
 
 def _root(config) -> Path:
@@ -55,7 +55,7 @@ class FiguresConfig(base.Config):
 
 
 class FiguresPlugin(BasePlugin[FiguresConfig]):
-    """Draws the figures whose inputs changed (build_figures.py) before each build."""
+    """Draws the figures whose inputs changed (figure_builder.py) before each build."""
 
     def __init__(self):
         # `mkdocs serve` keeps this object for the whole process: its figure workers stay warm
@@ -76,35 +76,35 @@ class FiguresPlugin(BasePlugin[FiguresConfig]):
 
     def _warm_builder(self, root: Path):
         """The figure builder, imported by name (its workers unpickle
-        `mlnotes_site.build_figures.render`), working on the project in `root`, with a
+        `mlnotes_site.figure_builder.render`), working on the project in `root`, with a
         process pool that outlives a build: re-created when the code a figure can import
-        or the builder itself changes (`build_figures.code_key`), never reused stale."""
+        or the builder itself changes (`figure_builder.code_key`), never reused stale."""
         import importlib
         import multiprocessing
         from concurrent.futures import ProcessPoolExecutor
 
-        from mlnotes_site import build_figures
+        from mlnotes_site import figure_builder
 
-        build_figures.set_root(root)
-        code = build_figures.code_key()
+        figure_builder.set_root(root)
+        code = figure_builder.code_key()
         if code != self.code:
             self._stop_pool()
-            build_figures = importlib.reload(build_figures)
-            build_figures.set_root(root)  # a reload resets it to this repository
+            figure_builder = importlib.reload(figure_builder)
+            figure_builder.set_root(root)  # a reload resets it to this repository
             workers = self.config.jobs or os.cpu_count() or 1
             self.pool = ProcessPoolExecutor(
                 max_workers=workers,
                 mp_context=multiprocessing.get_context("spawn"),  # never fork the server's threads
-                initializer=build_figures.warm_worker,
-                initargs=build_figures.folders(),  # the spawned workers draw for `root` too
+                initializer=figure_builder.warm_worker,
+                initargs=figure_builder.folders(),  # the spawned workers draw for `root` too
             )
             # start every worker now, in the background: a process pool spawns its workers
             # on the first submits, so the first figure edit would otherwise wait for their
             # imports (about 4 s of torch and matplotlib on 2 cores)
             for _ in range(workers):
                 self.pool.submit(os.getpid)
-            self.code = build_figures.code_key()
-        return build_figures, self.pool
+            self.code = figure_builder.code_key()
+        return figure_builder, self.pool
 
     def on_pre_build(self, config):
         root = _root(config)
@@ -129,9 +129,9 @@ class FiguresPlugin(BasePlugin[FiguresConfig]):
 def _failures(root: Path) -> str:
     """The failing scripts of the builder's last run in `root`, each with its innermost
     error (the full tracebacks are in the log above)."""
-    from mlnotes_site import build_figures
+    from mlnotes_site import figure_builder
 
-    cache = build_figures.layout(root)[4]
+    cache = figure_builder.layout(root)[4]
     try:
         failed = json.loads((cache / "last-run.json").read_text(encoding="utf-8"))["failed"]
     except (OSError, ValueError, KeyError, TypeError):

@@ -1,5 +1,5 @@
 """The `mlnotes-typeset` plugin (mkdocs.yml `plugins:`): the pages' math typeset when the
-site is built (scripts/mlnotes_site/typeset.py, MathJax 4 in Node), so that reading a page
+site is built (scripts/mlnotes_site/typesetter.py, MathJax 4 in Node), so that reading a page
 needs no math JavaScript.
 
 It works on each page's final HTML (on_post_page), so everything before it (the search
@@ -55,7 +55,7 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, get_plugin_logger
 
 from mlnotes_site import project_path
-from mlnotes_site.typeset import (
+from mlnotes_site.typesetter import (
     MATH,
     SITE_FONT_DIR,
     Typesetter,

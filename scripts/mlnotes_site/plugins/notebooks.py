@@ -1,7 +1,7 @@
 r"""The `mlnotes-notebooks` plugin (mkdocs.yml `plugins:`): notebooks executed in both figure styles.
 
-(Citations are the `mlnotes-citations` plugin's, scripts/mlnotes_site/citations.py; equation
-<-> code links the `mlnotes-equations` plugin's, scripts/mlnotes_site/equations.py.)
+(Citations are the `mlnotes-citations` plugin's, scripts/mlnotes_site/plugins/citations.py; equation
+<-> code links the `mlnotes-equations` plugin's, scripts/mlnotes_site/plugins/equations.py.)
 
 Notebooks that follow the theme
 -------------------------------
@@ -35,7 +35,7 @@ from mlnotes_site import keys, project_path
 
 log = get_plugin_logger("notebooks")
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 # ---------------------------------------------------------------------------------------
@@ -135,14 +135,14 @@ def merge_themes(light, dark, where: str):
 
 
 def _builder():
-    """The figure builder (build_figures.py), whose `notebook_dependencies` key notebooks too."""
-    from mlnotes_site import build_figures
+    """The figure builder (figure_builder.py), whose `notebook_dependencies` key notebooks too."""
+    from mlnotes_site import figure_builder
 
-    return build_figures
+    return figure_builder
 
 
 def _notebook_dependencies(path: Path) -> list[Path]:
-    """The `mlnotes` sources a jupytext notebook imports, transitively (scripts/mlnotes_site/build_figures.py)."""
+    """The `mlnotes` sources a jupytext notebook imports, transitively (scripts/mlnotes_site/figure_builder.py)."""
     return _builder().notebook_dependencies(path)
 
 
@@ -151,7 +151,7 @@ def _notebook_key(path: Path, imports: list[str] | None = None) -> str:
 
     `imports`: the `mlnotes` files (relative to `mlnotes/`) the notebook imported when it
     last ran (recorded in its kernel, `<cache>/<name>.imports`); without them, those its
-    source names, followed through `mlnotes`' own imports (`build_figures.notebook_dependencies`).
+    source names, followed through `mlnotes`' own imports (`figure_builder.notebook_dependencies`).
     """
     import matplotlib
 
@@ -241,7 +241,7 @@ def themed_notebooks(files, config, serve: bool = False, cache: Path = NOTEBOOK_
             if not serve:
                 raise PluginError(message) from err
             # `make serve` goes on: the page shows the notebook's source, unexecuted, with
-            # the error at its top (scripts/mlnotes_site/problems.py) and no download
+            # the error at its top (scripts/mlnotes_site/plugins/problems.py) and no download
             log.error(message, extra={"mlnotes_page": f.src_uri})
             continue
         f.abs_src_path = str(page_nb)

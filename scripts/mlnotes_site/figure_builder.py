@@ -1,6 +1,6 @@
 """Build the site's figures: one script in scripts/figures/ per figure, light and dark SVG.
 
-    python scripts/mlnotes_site/build_figures.py [--force] [--jobs N] [--root DIR] [NAME ...]
+    python scripts/mlnotes_site/figure_builder.py [--force] [--jobs N] [--root DIR] [NAME ...]
 
 Each script `scripts/figures/<name>.py` defines `make_figure()`, which returns a
 matplotlib Figure. The builder calls it under `mlnotes.plotting.style("light")` and
@@ -51,7 +51,7 @@ from pathlib import Path
 
 if __package__:
     from . import keys
-else:  # `python scripts/mlnotes_site/build_figures.py`
+else:  # `python scripts/mlnotes_site/figure_builder.py`
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
     from mlnotes_site import keys
 
@@ -273,7 +273,7 @@ def warm_worker(*project: Path | str) -> None:
     if project:
         adopt(*project)
     if str(ROOT) not in sys.path:
-        sys.path.insert(0, str(ROOT))  # this tree's mlnotes, as `python build_figures.py` runs
+        sys.path.insert(0, str(ROOT))  # this tree's mlnotes, as `python figure_builder.py` runs
     _recorder()  # before mlnotes loads: every module's imports are recorded
     import matplotlib
 
@@ -326,7 +326,7 @@ def build(
     unknown = sorted(set(names or []) - set(scripts))
     if unknown:
         raise SystemExit(
-            f"build_figures: no figure script named {', '.join(unknown)} in "
+            f"figure_builder: no figure script named {', '.join(unknown)} in "
             f"{SCRIPTS} (known: {', '.join(scripts) or 'none'})"
         )
     OUT.mkdir(parents=True, exist_ok=True)

@@ -35,7 +35,7 @@ from mkdocs.structure.files import File, Files, InclusionLevel
 
 from mlnotes_site import project_path
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 MATHJAX = ROOT / "node_modules" / "mathjax"
 # MathJax 4: tex-chtml.js plus what its loader fetches on demand, under the same root
 # (`[mathjax]`): TeX extensions (autoload, \require), the menu's and the accessibility
@@ -50,7 +50,7 @@ MATHJAX_FONT_PARTS = ("chtml",)
 NOTEBOOKS = "notebooks/"
 # next to mkdocs.yml (relative to its folder, as `make` writes them)
 OFFLINE_ZIP = Path("mlnotes-offline.zip")  # written by `make offline`
-BOOK_PDF = Path("mlnotes.pdf")  # written by `make pdf` (scripts/mlnotes_site/pdf.py)
+BOOK_PDF = Path("mlnotes.pdf")  # written by `make pdf` (scripts/mlnotes_site/printer.py)
 # Material's offline plugin runs search on file:// through the iframe-worker shim, which it
 # loads from unpkg.com unless a polyfill of that name is configured: serve npm's copy.
 IFRAME_WORKER = ROOT / "node_modules" / "iframe-worker" / "shim" / "index.js"
@@ -131,7 +131,7 @@ def _offline_zip(config) -> list[File]:
 
 def book_chapters() -> tuple[str, ...]:
     """The pages the PDF prints, as URL paths (`notes/cnn/`): pdf.py's CHAPTERS."""
-    from mlnotes_site.pdf import CHAPTERS
+    from mlnotes_site.printer import CHAPTERS
 
     return tuple(CHAPTERS)
 
