@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from mlnotes_site.chromium import set_scheme, wait_for_math
+from mlnotes_site.chromium import wait_for_math
 
 from mlnotes_site.plugins import equations, notebooks
 
@@ -249,13 +249,8 @@ def test_downloadable_notebooks_are_executed(site):
 
 TOOLTIP = ".md-tooltip2.md-tooltip2--active"
 
-# The tag MathJax gives a labelled equation: CHTML draws its characters with CSS, so read
-# the text of the tag cell, or else of the first label cell of the assistive MathML.
-EQUATION_TAG = """(id) => {
-    const td = document.getElementById(id);
-    const mml = td.closest('mjx-container').querySelector('mjx-assistive-mml mlabeledtr > mtd:first-child');
-    return (td.innerText.trim() || (mml ? mml.textContent : '')).trim();
-}"""
+# The tag MathJax gives a labelled equation, as its page shows it: the desktop snapshot's
+# `equation_tags` (tests/browser/snapshots.py).
 
 
 def _preview(page, link):
@@ -271,7 +266,7 @@ def _preview(page, link):
 
 
 @pytest.mark.browser
-def test_equation_link_preview_is_typeset_and_numbered_as_its_page(base_url, browser):
+def test_equation_link_preview_is_typeset_and_numbered_as_its_page(base_url, browser, desktop):
     page = browser.new_page(viewport={"width": 1200, "height": 900})
     page.goto(base_url + "reference/cnn/")
     wait_for_math(page)
@@ -283,18 +278,8 @@ def test_equation_link_preview_is_typeset_and_numbered_as_its_page(base_url, bro
     assert "(1)" in tip.locator("mjx-container:visible").first.inner_text()
     assert "Computed by" in tip.inner_text()
     # the number the link states is the number MathJax gives the equation on its page
-    page.goto(base_url + "notes/cnn/")
-    wait_for_math(page)
-    assert page.evaluate(EQUATION_TAG, "mjx-eqn:eq:cnn-output-size") == "(1)"
     page.close()
-
-
-# For each display block: the hook's count of the numbered equations before it, and the
-# first equation number MathJax gives the block (from its assistive MathML).
-BLOCK_NUMBERS = """() => [...document.querySelectorAll('.arithmatex[data-eqn-start]')].map(div => {
-    const tag = div.querySelector('mjx-assistive-mml mlabeledtr > mtd:first-child');
-    return [Number(div.dataset.eqnStart), tag ? tag.textContent.trim() : null];
-}).filter(([, tag]) => tag !== null)"""
+    assert desktop["notes/cnn/"]["equation_tags"]["mjx-eqn:eq:cnn-output-size"] == "(1)"
 
 
 @pytest.mark.browser
@@ -302,16 +287,14 @@ BLOCK_NUMBERS = """() => [...document.querySelectorAll('.arithmatex[data-eqn-sta
     "path",
     ["blog/sinusoidal-embeddings/", "notes/probability/", "notes/linear-algebra/", "notes/cnn/"],
 )
-def test_build_time_equation_numbers_match_mathjax(base_url, browser, path):
+def test_build_time_equation_numbers_match_mathjax(desktop, path):
     """Previews and the API reference's links number equations as their page does."""
-    page = browser.new_page()
-    page.goto(base_url + path)
-    wait_for_math(page)
-    blocks = page.evaluate(BLOCK_NUMBERS)
+    # for each display block: the hook's count of the numbered equations before it, and
+    # the first equation number MathJax gives the block (tests/browser/snapshots.py)
+    blocks = desktop[path]["block_numbers"]
     assert blocks, f"{path}: no numbered display equation"
     wrong = [(start, tag) for start, tag in blocks if tag != f"({start + 1})"]
     assert not wrong, f"{path}: (count before the block, MathJax's first tag): {wrong[:5]}"
-    page.close()
 
 
 @pytest.mark.browser
@@ -365,53 +348,28 @@ def test_cross_page_previews_show_their_target_typeset(base_url, browser):
     page.close()
 
 
-# Mean luminance of a plot image drawn over the page's background (the figures are
-# transparent), over the whole image and over its outer frame (8% of each side: axis
-# labels, ticks and background, where the themes differ; a heatmap's body does not).
-LUMINANCE = """async (img) => {
-    const bg = getComputedStyle(document.body).backgroundColor.match(/\\d+/g).map(Number);
-    const canvas = document.createElement('canvas');
-    const w = canvas.width = img.naturalWidth, h = canvas.height = img.naturalHeight;
-    const ctx = canvas.getContext('2d');
-    ctx.fillStyle = `rgb(${bg[0]}, ${bg[1]}, ${bg[2]})`;
-    ctx.fillRect(0, 0, w, h);
-    ctx.drawImage(img, 0, 0);
-    const d = ctx.getImageData(0, 0, w, h).data;
-    const mx = Math.ceil(0.08 * w), my = Math.ceil(0.08 * h);
-    let all = 0, frame = 0, nframe = 0;
-    for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) {
-        const i = 4 * (y * w + x);
-        const l = (0.2126 * d[i] + 0.7152 * d[i + 1] + 0.0722 * d[i + 2]) / 255;
-        all += l;
-        if (x < mx || x >= w - mx || y < my || y >= h - my) { frame += l; nframe++; }
-    }
-    return { all: all / (w * h), frame: frame / nframe };
-}"""
-
-
 @pytest.mark.browser
 @pytest.mark.parametrize("name", sorted(p.stem for p in (ROOT / "docs" / "notebooks").glob("*.py")))
-def test_notebook_plots_follow_the_palette(site, base_url, browser, name):
-    page = browser.new_page(viewport={"width": 1200, "height": 900})
-    page.goto(base_url + f"notebooks/{name}/")
-    wait_for_math(page)
-    plots = page.locator(".mlnotes-themed-plot")
+def test_notebook_plots_follow_the_palette(site, desktop, name):
+    """Each plot shows its light image in the light palette, its dark one in the dark
+    palette (the desktop snapshot's toggle), each with the background of its palette: the
+    mean luminance of its outer frame (axis labels, ticks, background), drawn over the
+    page's background (tests/browser/snapshots.py: PLOTS)."""
+    import json
+    import urllib.request
+
+    visit = desktop[f"notebooks/{name}/"]
     images = (site.path / "notebooks" / f"{name}.ipynb").read_text().count('"image/png"')
-    assert plots.count() == images >= 1, (
-        f"{name}: {images} plots in the notebook, {plots.count()} themed on the page"
+    assert visit["themed_plots"] == images >= 1, (
+        f"{name}: {images} plots in the notebook, {visit['themed_plots']} themed on the page"
     )
     lums: dict[int, dict[str, dict]] = {}
     for scheme, shown, dark in (("default", "light", False), ("slate", "dark", True)):
-        set_scheme(page, scheme)
-        page.wait_for_timeout(300)
-        for i in range(plots.count()):
-            plot = plots.nth(i)
-            visible = plot.locator("img:visible")
-            assert visible.count() == 1, (
-                f"{name} plot {i}: {visible.count()} images visible in {scheme}"
-            )
-            assert visible.get_attribute("src").endswith(f"#only-{shown}")
-            lum = visible.evaluate(LUMINANCE)
+        for i, plot in enumerate(visit["plots"][scheme]):
+            visible = plot["visible"]
+            assert len(visible) == 1, f"{name} plot {i}: {len(visible)} images visible in {scheme}"
+            assert visible[0].endswith(f"#only-{shown}")
+            lum = plot["luminance"]
             lums.setdefault(i, {})[scheme] = lum
             frame = lum["frame"]
             assert (frame < 0.3) if dark else (frame > 0.7), (
@@ -421,12 +379,11 @@ def test_notebook_plots_follow_the_palette(site, base_url, browser, name):
         assert lum["slate"]["all"] < lum["default"]["all"] - 0.1, (
             f"{name} plot {i}: the dark plot is not darker: {lum}"
         )
-    download = page.evaluate(
-        "() => fetch(document.querySelector('a.mlnotes-download').href).then(r => r.json())"
-    )
+    with urllib.request.urlopen(visit["notebook"]["mlnotesDownload"]) as response:
+        download = json.load(response)
     outputs = [o for c in download["cells"] if c["cell_type"] == "code" for o in c["outputs"]]
     assert any("image/png" in o.get("data", {}) for o in outputs)
-    page.close()
+    assert not visit.problems, visit.problems
 
 
 @pytest.mark.browser
@@ -478,12 +435,10 @@ FAKE_PREVIEW = """async ([url, id]) => {
 
 
 @pytest.mark.browser
-def test_a_preview_numbers_an_equation_as_its_page_does(base_url, browser):
-    page = browser.new_page()
-    page.goto(base_url + "notes/probability/")
-    wait_for_math(page)
-    on_its_page = page.evaluate(EQUATION_TAG, "mjx-eqn:eq:prob-bayes")
+def test_a_preview_numbers_an_equation_as_its_page_does(base_url, browser, desktop):
+    on_its_page = desktop["notes/probability/"]["equation_tags"]["mjx-eqn:eq:prob-bayes"]
     assert on_its_page not in ("", "(1)"), on_its_page  # not trivially the first equation
+    page = browser.new_page()
     page.goto(base_url + "reference/cnn/")  # a page with no numbered equation of its own
     wait_for_math(page)
     preview = page.evaluate(FAKE_PREVIEW, [base_url + "notes/probability/", "eq:prob-bayes"])

@@ -8,6 +8,7 @@ stylesheet is checked in Chromium on a page of the site read in the dark palette
 
 from __future__ import annotations
 
+import functools
 import multiprocessing
 import re
 from concurrent.futures import ProcessPoolExecutor
@@ -43,8 +44,9 @@ def book(site, tmp_path_factory):
     return info, PdfReader(out), pages
 
 
-def _text(reader) -> list[str]:
-    return [page.extract_text() for page in reader.pages]
+@functools.cache  # the module's one book, read once (pypdf takes seconds per read)
+def _text(reader) -> tuple[str, ...]:
+    return tuple(page.extract_text() for page in reader.pages)
 
 
 def _code_lines(pages) -> str:
