@@ -1,9 +1,9 @@
 """Snapshots: each page visited once per viewport, and what the read-only tests read.
 
 A desktop visit (1280 x 900) records the page as it loads in the light palette (its
-math, ids, equation tags, links, figures, notebook and sources tables, axe-core's
-findings on AXE_PAGES), clicks Material's palette toggle to dark (figures, notebook
-plots, axe-core's colour rules), and back to light (figures again). A phone visit
+math, ids, equation tags, links, figures, notebook plots, notebook and sources tables,
+axe-core's findings on AXE_PAGES), clicks Material's palette toggle to dark (figures,
+notebook plots, axe-core's colour rules), and back to light (figures again). A phone visit
 (360 x 800) records the smoke checks (MathJax errors, undefined macros, TeX left as text,
 images that did not load) and the page's width, in both palettes for the reading pages,
 at 360 px and once widened to 1280 px. Each visit has a context of its own and keeps what
