@@ -11,7 +11,7 @@ JS_STAMP := node_modules/.installed-stamp
 TORCH  := torch==2.13.0
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: deps serve site offline pdf figures test bench reader-deps clean
+.PHONY: deps serve site offline pdf figures test bench mutation reader-deps clean
 
 deps: $(PY_STAMP) $(JS_STAMP)
 
@@ -56,6 +56,12 @@ bench: deps reader-deps  ## build, determinism, computation, page and reader (Li
 	$(PY) scripts/dev/bench_loop.py $(LOOP_ARGS)
 	$(PY) scripts/dev/bench_reader.py --json bench-results/reader.json $(READER_ARGS)
 
+# Mutation testing (scripts/dev/mutation.py): mutmut's mutants of mlnotes against the page and
+# docstring doctests, per Check block. Not part of `make test`; needs only the Python venv.
+# ARGS="--only mlnotes.cnn" mutates one module (its report covers only those mutants).
+mutation: $(PY_STAMP)  ## mutation-test the pages' evidence: what each Check block kills (report in mutation-report/)
+	$(PY) scripts/dev/mutation.py $(ARGS)
+
 # The reader table (scripts/dev/bench_reader.py) serves the site with Debian's nginx and runs
 # Lighthouse (npm, a devDependency that `deps` installs) in Debian's Chromium. nginx-light is
 # bookworm's smallest nginx; a release without it gets the plain nginx package.
@@ -68,4 +74,4 @@ reader-deps:
 	fi
 
 clean:
-	rm -rf site offline mlnotes-offline.zip mlnotes.pdf .cache docs/figures docs/javascripts/mathjax
+	rm -rf site offline mlnotes-offline.zip mlnotes.pdf .cache docs/figures docs/javascripts/mathjax mutants mutation-report
