@@ -2,16 +2,16 @@
 
     make mutation        # python scripts/dev/mutation.py [--jobs N] [--only TEXT] [--out DIR]
 
-mutmut (via `mutmut_adapter.py`) writes every mutant of every function of `mlnotes` into
-a copy under `mutants/` that picks the active mutant at call time. The page and docstring
-doctests then run as pytest runs them, in one process: a clean pass records which
-examples call which mutated function; for each mutant, a forked child reruns each doctest
-that calls its function from the first such example on, the mutant active, and reports
-every example that fails. A Check block kills a mutant when one of its examples fails.
-The report (`mutation-report/index.md`, `.html`, `results.json`) lists the kills per page,
-Check block and docstring, the Check blocks that kill nothing, and the surviving mutants:
-changes to the code that no example notices. Each needs a test that kills it, or an entry
-in `scripts/dev/mutation-equivalent.toml` saying why no input tells it from the original.
+mutmut (`mutmut_adapter.py`) writes every mutant of every function of `mlnotes` into a copy
+under `mutants/` that picks the active mutant at call time. The page and docstring
+doctests run as pytest runs them, in one process: a clean pass records the lines each
+example runs (coverage.py); then, per mutant, a forked child reruns each doctest that runs
+the mutated line from the first such example on, the mutant active, and reports every
+example that fails. A Check block kills a mutant when one of its examples fails. The
+report (`mutation-report/`) lists kills per page, Check block and docstring, the blocks
+that kill nothing, and the surviving mutants: changes no example notices. Each needs a
+test that kills it, or an entry in `mutation-survivors.toml` (the unit test that kills it,
+run to confirm, or why no input tells it from the original).
 """
 
 from __future__ import annotations
@@ -105,12 +105,12 @@ def optionflags() -> int:
 class Children:
     """At most `jobs` forked children at a time, each with a deadline; results via files."""
 
-    def __init__(self, jobs: int, tmp: Path, on_done: Callable[[Run, Path, int], None]) -> None:
+    def __init__(self, jobs: int, tmp: Path, on_done: Callable[[object, Path, int], None]):
         self.jobs, self.tmp, self.on_done = jobs, tmp, on_done
-        self.running: dict[int, tuple[Run, Path, float]] = {}
+        self.running: dict[int, tuple[object, Path, float]] = {}
         self.count = 0
 
-    def fork(self, run: Run, body: Callable[[Path], None], seconds: float) -> None:
+    def fork(self, job: object, body: Callable[[Path], None], seconds: float) -> None:
         self.wait(self.jobs - 1)
         self.count += 1
         path = self.tmp / f"{self.count}.txt"
@@ -126,7 +126,7 @@ class Children:
                 code = 70
             finally:
                 os._exit(code)
-        self.running[pid] = (run, path, time.monotonic() + seconds)
+        self.running[pid] = (job, path, time.monotonic() + seconds)
 
     def wait(self, most: int = 0) -> None:
         """Reap children until at most `most` are running."""
@@ -140,12 +140,14 @@ class Children:
                 time.sleep(0.002)
                 continue
             if pid in self.running:
-                run, path, _ = self.running.pop(pid)
-                self.on_done(run, path, status)
+                job, path, _ = self.running.pop(pid)
+                self.on_done(job, path, status)
 
 
-def child_body(runner: _Runner, test: doctest.DocTest, run: Run, limits: list[float]):
-    """What a child does: run the examples from `run.start` on, one line per example."""
+def child_body(runner: _Runner, plan: list[tuple[Run, doctest.DocTest, dict | None, list]]):
+    """What a child does: for each run of `plan`, in order, run its doctest's examples from
+    `run.start` on (in a fresh copy of the namespace given, or in the one it has), its
+    mutant active, writing one line per example to the result file."""
 
     def body(path: Path) -> None:
         from mutmut_adapter import activate
@@ -157,22 +159,26 @@ def child_body(runner: _Runner, test: doctest.DocTest, run: Run, limits: list[fl
             raise ExampleTimeout()
 
         signal.signal(signal.SIGALRM, alarm)
-        activate(run.mutant)
         with open(path, "w", buffering=1) as out:
-            for i in range(run.start, len(test.examples)):
-                out.write(f"{i} start\n")
-                signal.setitimer(signal.ITIMER_REAL, limits[i])
-                failure = runner.example(test, i)
-                signal.setitimer(signal.ITIMER_REAL, 0)
-                if failure:
-                    out.write(f"{i} {failure[0]} {failure[1]}\n")
-            out.write("end\n")
+            for run, test, globs, limits in plan:
+                activate(run.mutant)
+                if globs is not None:
+                    test.globs = dict(globs)
+                for i in range(run.start, len(test.examples)):
+                    out.write(f"{run.unit} {i} start\n")
+                    signal.setitimer(signal.ITIMER_REAL, limits[i])
+                    failure = runner.example(test, i)
+                    signal.setitimer(signal.ITIMER_REAL, 0)
+                    if failure:
+                        out.write(f"{run.unit} {i} {failure[0]} {failure[1]}\n")
+                out.write(f"{run.unit} end\n")
 
     return body
 
 
-def read_child(run: Run, path: Path, status: int) -> None:
-    """Fill `run` from the child's lines; a child that died is blamed on its last example."""
+def read_child(runs: list[Run], path: Path, status: int) -> None:
+    """Fill `runs` from the child's lines; a child that died is blamed on its last example."""
+    by_unit = {r.unit: r for r in runs}
     started = None
     try:
         lines = path.read_text().splitlines()
@@ -180,19 +186,19 @@ def read_child(run: Run, path: Path, status: int) -> None:
     except FileNotFoundError:
         lines = []
     for line in lines:
-        if line == "end":
+        u, i, *rest = line.split(" ", 3)
+        run = by_unit[int(u)]
+        if i == "end":
             run.finished = True
-            continue
-        i, kind, *detail = line.split(" ", 2)
-        if kind == "start":
-            started = int(i)
+        elif rest[0] == "start":
+            started = (run, int(i))
         else:
-            run.failures[int(i)] = (kind, detail[0] if detail else "")
-    if not run.finished and started is not None and started not in run.failures:
+            run.failures[int(i)] = (rest[0], rest[1] if rest[1:] else "")
+    if started and not started[0].finished and started[1] not in started[0].failures:
         if os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGKILL:
-            run.failures[started] = ("timeout", "killed at the child's deadline")
+            started[0].failures[started[1]] = ("timeout", "killed at the child's deadline")
         else:
-            run.failures[started] = ("crash", f"child exited with status {status}")
+            started[0].failures[started[1]] = ("crash", f"child exited with status {status}")
 
 
 def import_mutated(mutants_dir: Path) -> list:
@@ -226,6 +232,42 @@ def collect_units(root: Path, modules: list, pages: list[Path]):
         if unit.test.examples or unit.blocks:
             units.append(unit)
     return units
+
+
+def run_named_tests(root: Path, survivors: Path, selected: list, jobs: int) -> dict:
+    """Run each unit test the kept file names as killing a mutant, with that mutant active.
+
+    Returns mutant key -> {"test": node id, "exit": pytest's exit code (1: it failed)}.
+    """
+    import pytest
+    from mutation_report import load_survivors
+
+    _, named, _ = load_survivors(survivors)
+    by_fingerprint = {m.fingerprint: m for m in selected}
+    todo = [(by_fingerprint[fp], e["test"]) for fp, e in named.items() if fp in by_fingerprint]
+    codes: dict[str, int | None] = {}
+
+    def done(key: str, path: Path, status: int) -> None:
+        text = path.read_text().strip() if path.exists() else ""
+        codes[key] = int(text) if text else None
+
+    def body(key: str, test: str) -> Callable[[Path], None]:
+        def child(path: Path) -> None:
+            from mutmut_adapter import activate
+
+            os.chdir(root)
+            activate(key)
+            code = pytest.main([test, "-x", "-q", "-p", "no:cacheprovider", "-p", "no:randomly"])
+            path.write_text(str(int(code)))
+
+        return child
+
+    with tempfile.TemporaryDirectory(prefix="mutation-") as tmp:
+        children = Children(jobs, Path(tmp), done)
+        for m, test in todo:
+            children.fork(m.key, body(m.key, test), 600)
+        children.wait(0)
+    return {m.key: {"test": test, "exit": codes.get(m.key)} for m, test in todo}
 
 
 def where_mutants_run(data, line_maps: dict, mutants: list, mutants_dir: Path) -> dict:
@@ -271,7 +313,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=ROOT / "mutation-report")
     parser.add_argument("--mutants", type=Path, default=ROOT / "mutants")
     parser.add_argument(
-        "--equivalent", type=Path, default=ROOT / "scripts/dev/mutation-equivalent.toml"
+        "--survivors", type=Path, default=ROOT / "scripts/dev/mutation-survivors.toml"
     )
     parser.add_argument("--root", type=Path, default=ROOT, help="the project (for tests)")
     args = parser.parse_args(argv)
@@ -333,28 +375,42 @@ def run(args) -> int:
         for i, (_, detail) in fails.items():
             print(f"  clean failure {units[u].path}:{units[u].lines[i]}: {detail}", flush=True)
 
-    # pass 2: walk each doctest again, clean, forking one child per mutant at the first
-    # example that runs its mutated lines (and one control child without a mutant)
+    # pass 2, docstrings: one child per mutant runs every docstring that runs its mutated
+    # line, each in a fresh namespace as doctest gives it (and one control child)
     runs: list[Run] = []
+    limits = [[max(MIN_TIMEOUT, TIMEOUT_FACTOR * t) for t in secs[u]] for u in range(len(units))]
+    docstrings = [u for u, unit in enumerate(units) if unit.kind == "docstring"]
     with tempfile.TemporaryDirectory(prefix="mutation-") as tmp:
         children = Children(args.jobs, Path(tmp), read_child)
+        for key in [""] + [m.key for m in selected]:
+            covering = docstrings if not key else sorted(set(docstrings) & set(runs_at[key]))
+            if not covering:
+                continue
+            plan = [(Run(u, key, 0), units[u].test, base_globs[u], limits[u]) for u in covering]
+            runs += [r for r, *_ in plan]
+            seconds = sum(sum(limits[u]) for u in covering) + 30
+            children.fork([r for r, *_ in plan], child_body(runner, plan), seconds)
+        children.wait(0)
+        print(f"  docstrings ({time.monotonic() - started:.0f} s)", flush=True)
+
+        # pass 2, pages: walk each page again, clean, forking one child per mutant at the
+        # first example that runs its mutated line (and one control child at the start)
         for u, unit in enumerate(units):
             n = len(unit.test.examples)
-            if not n:
+            if unit.kind != "page" or not n:
                 continue
             starts: dict[int, list] = {}
             for m in selected:
                 if u in runs_at[m.key]:
                     starts.setdefault(runs_at[m.key][u], []).append(m)
-            limits = [max(MIN_TIMEOUT, TIMEOUT_FACTOR * s) for s in secs[u]]
             unit.test.globs = dict(base_globs[u])
             for i in range(n):
-                todo = [("", None)] if i == 0 else []
-                todo += [(m.key, m) for m in starts.get(i, [])]
-                for key, _ in todo:
-                    r = Run(u, key, i)
-                    runs.append(r)
-                    children.fork(r, child_body(runner, unit.test, r, limits), sum(limits[i:]) + 30)
+                keys = ([""] if i == 0 else []) + [m.key for m in starts.get(i, [])]
+                for key in keys:
+                    run = Run(u, key, i)
+                    runs.append(run)
+                    body = child_body(runner, [(run, unit.test, None, limits[u])])
+                    children.fork([run], body, sum(limits[u][i:]) + 30)
                 children.wait(args.jobs - 1)
                 runner.example(unit.test, i)
             print(
@@ -363,6 +419,8 @@ def run(args) -> int:
                 flush=True,
             )
         children.wait(0)
+
+    unit_tests = run_named_tests(root, args.survivors, selected, args.jobs)
 
     wall = time.monotonic() - started
     meta = {
@@ -377,7 +435,7 @@ def run(args) -> int:
         "python": platform.python_version(),
         "only": args.only,
         "pages": args.pages,
-        "children": len(runs),
+        "children": children.count,
     }
     data = {
         "meta": meta,
@@ -398,6 +456,7 @@ def run(args) -> int:
             }
             for u, unit in enumerate(units)
         ],
+        "unit_tests": unit_tests,
         "runs": [
             {
                 "unit": r.unit,
@@ -411,7 +470,7 @@ def run(args) -> int:
     }
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "results.json").write_text(json.dumps(data, indent=1, ensure_ascii=False))
-    summary = write_report(data, args.out, args.equivalent, root)
+    summary = write_report(data, args.out, args.survivors, root)
     print(summary, flush=True)
     print(f"wall time {wall:.0f} s; report in {args.out}/index.md and index.html", flush=True)
     return 0

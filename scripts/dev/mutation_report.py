@@ -5,8 +5,9 @@ mutant (clean pass or control child) and except a NameError after an earlier exa
 the same child failed (a name that example did not define). A block kills a mutant
 *directly* when one of its examples calls the mutated function, else *through earlier
 values* (computed on the page before the block). Surviving mutants listed in the
-equivalents file (`mutation-equivalent.toml`, format in its header) are reported with the
-reason given there; entries that match no surviving mutant are reported as stale.
+kept file (`mutation-survivors.toml`, format in its header) as equivalent are reported with
+the reason given there, as killed by a unit test when that test, run by `mutation.py` with
+the mutant active, fails; entries that match no mutant, or do not hold, are reported.
 """
 
 from __future__ import annotations
@@ -28,8 +29,9 @@ class Analysis:
     selected: list[str]
     unit_kills: list[dict[str, list[tuple[int, str, str]]]]  # unit -> mutant -> failures
     covered: set[str]  # mutants some doctest runs
-    status: dict[str, str] = field(default_factory=dict)  # killed/survived/equivalent/not covered
+    status: dict[str, str] = field(default_factory=dict)  # killed, survived, ...
     equivalents: dict[str, dict] = field(default_factory=dict)  # fingerprint -> entry
+    killed_by: dict[str, dict] = field(default_factory=dict)  # fingerprint -> entry
     equivalent_problems: list[str] = field(default_factory=list)
     public: set[str] = field(default_factory=set)  # dotted names of public functions
 
@@ -42,21 +44,24 @@ def short(function: str) -> str:
     return function.removeprefix(PACKAGE + ".")
 
 
-def load_equivalents(path: Path) -> tuple[dict[str, dict], list[str]]:
-    """Entries of the equivalents file by fingerprint, and what is wrong with any of them."""
+def load_survivors(path: Path) -> tuple[dict[str, dict], dict[str, dict], list[str]]:
+    """The kept file's `equivalent` and `killed` entries by id, and what is wrong with any."""
     if not path.exists():
-        return {}, []
-    entries, problems = {}, []
-    for n, entry in enumerate(tomllib.loads(path.read_text()).get("equivalent", []), 1):
-        missing = [k for k in ("id", "function", "reason") if not str(entry.get(k, "")).strip()]
-        if missing:
-            problems.append(f"entry {n} of {path.name} lacks {', '.join(missing)}")
-            continue
-        entries[entry["id"]] = entry
-    return entries, problems
+        return {}, {}, []
+    kept = tomllib.loads(path.read_text())
+    found: dict[str, dict[str, dict]] = {"equivalent": {}, "killed": {}}
+    problems = []
+    for kind, needs in (("equivalent", "reason"), ("killed", "test")):
+        for n, entry in enumerate(kept.get(kind, []), 1):
+            missing = [k for k in ("id", "function", needs) if not str(entry.get(k, "")).strip()]
+            if missing:
+                problems.append(f"{kind} entry {n} of {path.name} lacks {', '.join(missing)}")
+            else:
+                found[kind][entry["id"]] = entry
+    return found["equivalent"], found["killed"], problems
 
 
-def analyse(data: dict, equivalents_path: Path, root: Path) -> Analysis:
+def analyse(data: dict, survivors_path: Path, root: Path) -> Analysis:
     units, runs = data["units"], data["runs"]
     mutants = {m["key"]: m for m in data["mutants"]}
     unreliable = [set(map(int, u["clean_failures"])) for u in units]
@@ -79,36 +84,44 @@ def analyse(data: dict, equivalents_path: Path, root: Path) -> Analysis:
             failed_before = True
             unit_kills[r["unit"]][r["mutant"]].append((i, kind, detail))
     a = Analysis(mutants, data["selected"], unit_kills, covered)
-    a.equivalents, a.equivalent_problems = load_equivalents(equivalents_path)
+    a.equivalents, a.killed_by, a.equivalent_problems = load_survivors(survivors_path)
     a.public = public_functions(root)
+    tested = data.get("unit_tests", {})  # mutant -> {"test", "exit"} (run by mutation.py)
     killed = {m for kills in unit_kills for m in kills}
     for key in a.selected:
-        m = mutants[key]
+        fp = mutants[key]["fingerprint"]
         if key in killed:
             a.status[key] = "killed"
-        elif key not in covered:
-            a.status[key] = "not covered"
-        elif m["fingerprint"] in a.equivalents:
+        elif fp in a.killed_by and tested.get(key, {}).get("exit") == 1:
+            a.status[key] = "killed by a unit test"
+        elif fp in a.equivalents:
             a.status[key] = "equivalent"
         else:
             a.status[key] = "survived"
     by_fingerprint = {mutants[k]["fingerprint"]: k for k in a.selected}
-    for fp, entry in a.equivalents.items():
-        key = by_fingerprint.get(fp)
-        if key is None:
-            if not data["meta"]["only"]:
+    for kind, entries in (("equivalent", a.equivalents), ("killed", a.killed_by)):
+        for fp, entry in entries.items():
+            key = by_fingerprint.get(fp)
+            name = f"`{fp}` ({short(entry['function'])}"
+            if key is None:
+                if not data["meta"]["only"]:
+                    a.equivalent_problems.append(
+                        f"{name}): no such mutant now; the function changed? Check it again."
+                    )
+            elif mutants[key]["function"] != entry["function"]:
                 a.equivalent_problems.append(
-                    f"`{fp}` ({entry['function']}): no such mutant now (the function changed?)"
+                    f"`{fp}` is a mutant of {mutants[key]['function']}, not {entry['function']}"
                 )
-        elif mutants[key]["function"] != entry["function"]:
-            a.equivalent_problems.append(
-                f"`{fp}` is a mutant of {mutants[key]['function']}, not {entry['function']}"
-            )
-        elif a.status[key] == "killed":
-            a.equivalent_problems.append(
-                f"`{fp}` ({short(entry['function'])} #{number(key)}) is listed as equivalent "
-                "but a doctest kills it"
-            )
+            elif kind == "equivalent" and a.status[key] == "killed":
+                a.equivalent_problems.append(
+                    f"{name} #{number(key)}) is listed as equivalent but a doctest kills it"
+                )
+            elif kind == "killed" and a.status[key] == "survived":
+                result = tested.get(key, {}).get("exit")
+                a.equivalent_problems.append(
+                    f"{name} #{number(key)}): `{entry['test']}` "
+                    + ("passes with the mutant" if result == 0 else f"exited with {result}")
+                )
     return a
 
 
@@ -217,19 +230,24 @@ def render(data: dict, a: Analysis) -> tuple[str, str]:
         + (f" Only functions matching `{meta['only']}`." if meta["only"] else "")
         + "\n"
     )
-    w("| mutants | killed | survived | equivalent | not covered by any doctest |")
-    w("|---:|---:|---:|---:|---:|")
+    unrun = sum(1 for k in a.selected if a.status[k] == "survived" and k not in a.covered)
     w(
-        f"| {len(a.selected)} | {counts['killed']} | {counts['survived']} | "
-        f"{counts['equivalent']} | {counts['not covered']} |\n"
+        "| mutants | killed by a doctest | killed by a named unit test | equivalent "
+        "| survived | of which no doctest runs the line |"
+    )
+    w("|---:|---:|---:|---:|---:|---:|")
+    w(
+        f"| {len(a.selected)} | {counts['killed']} | {counts['killed by a unit test']} | "
+        f"{counts['equivalent']} | {counts['survived']} | {unrun} |\n"
     )
     w(
-        "A mutant is *killed* when an example fails with it active, *survives* when every "
-        "doctest that calls its function passes, and is *not covered* when no doctest calls "
-        "its function. A Check block kills a mutant *directly* when one of its own examples "
-        "calls the mutated function and an example of the block fails; *through earlier "
-        "values* when the block fails only because of values computed before it on the "
-        "page.\n"
+        "A mutant is *killed* when an example fails with it active (a wrong output, an "
+        "exception, a timeout); a doctest runs a mutant only if it runs the mutated line "
+        "(coverage of the clean run). A Check block kills a mutant *directly* when one of its "
+        "own examples calls the mutated function and an example of the block fails; *through "
+        "earlier values* when the block fails only because of values computed before it on "
+        "the page. Unit tests in `tests/` are not run, except the one that "
+        "`scripts/dev/mutation-survivors.toml` names for a mutant (run with it active).\n"
     )
 
     # the flags
@@ -271,28 +289,33 @@ def render(data: dict, a: Analysis) -> tuple[str, str]:
     w(f"## Surviving mutants of public functions ({len(public_surv)})\n")
     w(
         "No page or docstring example notices these changes. Each needs a test that kills it "
-        "(a doctest, or a unit test in `tests/` that this tool does not run), or an entry in "
-        "`scripts/dev/mutation-equivalent.toml` (its `id` is the first column) saying why no "
-        "input tells it from the original.\n"
+        "(a doctest; or a unit test, named with the mutant's `id` in a `[[killed]]` entry of "
+        "`scripts/dev/mutation-survivors.toml`, which the tool runs to confirm), or an "
+        "`[[equivalent]]` entry there saying why no input tells it from the original.\n"
     )
     w(_mutant_table(a, public_surv, data))
-    equiv = [k for k in a.selected if a.status[k] == "equivalent"]
-    w(f"## Equivalent mutants ({len(equiv)})\n")
-    if equiv:
-        w("| id | mutant | where | change | why equivalent |")
+    for status, title, column, entries, field_name in (
+        ("equivalent", "Equivalent mutants", "why equivalent", a.equivalents, "reason"),
+        ("killed by a unit test", "Mutants killed by a named unit test", "test",
+         a.killed_by, "test"),
+    ):  # fmt: skip
+        keys = [k for k in a.selected if a.status[k] == status]
+        w(f"## {title} ({len(keys)})\n")
+        if not keys:
+            w("None listed.\n")
+            continue
+        w(f"| id | mutant | where | change | {column} |")
         w("|---|---|---|---|---|")
-        for k in equiv:
+        for k in keys:
             m = a.mutants[k]
-            reason = a.equivalents[m["fingerprint"]]["reason"]
+            said = entries[m["fingerprint"]][field_name]
             w(
                 f"| `{m['fingerprint']}` | {short(m['function'])} #{number(k)} | "
-                f"{m['path']}:{m['line']} | {_code_cell(m['diff'])} | {_cell(reason)} |"
+                f"{m['path']}:{m['line']} | {_code_cell(m['diff'])} | {_cell(said)} |"
             )
         w("")
-    else:
-        w("None listed.\n")
     if a.equivalent_problems:
-        w("Problems with the equivalents file:\n")
+        w("Problems with `scripts/dev/mutation-survivors.toml`:\n")
         for p in a.equivalent_problems:
             w(f"- {p}")
         w("")
@@ -374,22 +397,26 @@ def render(data: dict, a: Analysis) -> tuple[str, str]:
     w(_mutant_table(a, private_surv, data))
     w("</details>\n")
 
-    uncovered = defaultdict(int)
+    called = {f for unit in units for h in unit["hits"] for f in h}
+    uncovered: dict[str, list[int]] = defaultdict(lambda: [0, 0])
     for k in a.selected:
-        if a.status[k] == "not covered":
-            uncovered[a.mutants[k]["function"]] += 1
-    w(f"## Functions no doctest calls ({len(uncovered)})\n")
+        if k not in a.covered:
+            m = a.mutants[k]
+            uncovered[m["function"]][0] += 1
+            uncovered[m["function"]][1] = m["function_key"] in called
+    w(f"## Mutants no doctest runs, by function ({len(uncovered)} functions)\n")
     if uncovered:
-        w("| function | mutants |")
-        w("|---|---:|")
+        w("| function | mutants | function called by a doctest |")
+        w("|---|---:|---|")
         for f in sorted(uncovered):
-            w(f"| `{short(f)}` | {uncovered[f]} |")
+            w(f"| `{short(f)}` | {uncovered[f][0]} | {'yes' if uncovered[f][1] else 'no'} |")
         w("")
 
     summary = [
-        f"{len(a.selected)} mutants: {counts['killed']} killed, {counts['survived']} survived "
-        f"({len(public_surv)} of public functions), {counts['equivalent']} equivalent, "
-        f"{counts['not covered']} not covered",
+        f"{len(a.selected)} mutants: {counts['killed']} killed by doctests, "
+        f"{counts['killed by a unit test']} by named unit tests, {counts['equivalent']} "
+        f"equivalent, {counts['survived']} survived ({len(public_surv)} of public functions; "
+        f"{unrun} on lines no doctest runs)",
         f"{len(nothing)} of {len(rows)} Check blocks kill nothing:",
     ]
     for r in nothing:
@@ -412,18 +439,19 @@ def _block_row(units: list[dict], r: dict) -> str:
 def _mutant_table(a: Analysis, keys: list[str], data: dict) -> str:
     if not keys:
         return "None.\n"
-    by_function = defaultdict(set)
-    for unit in data["units"]:
-        for h in unit["hits"]:
-            for f in h:
-                by_function[f].add(
-                    short(unit["name"]) if unit["kind"] == "docstring" else unit["path"]
-                )
+    run_by = defaultdict(set)
+    for r in data["runs"]:
+        unit = data["units"][r["unit"]]
+        if r["mutant"]:
+            run_by[r["mutant"]].add(unit["path"] if unit["kind"] == "page" else short(unit["name"]))
     lines = ["| id | mutant | where | change | run by |", "|---|---|---|---|---|"]
     for k in sorted(keys, key=lambda k: (a.mutants[k]["path"], a.mutants[k]["line"])):
         m = a.mutants[k]
-        runners = sorted(by_function[m["function_key"]])
-        shown = ", ".join(runners[:4]) + (f" (+{len(runners) - 4})" if len(runners) > 4 else "")
+        if k in a.covered:
+            runners = sorted(run_by[k])
+            shown = ", ".join(runners[:4]) + (f" (+{len(runners) - 4})" if len(runners) > 4 else "")
+        else:
+            shown = "no doctest runs this line"
         lines.append(
             f"| `{m['fingerprint']}` | {short(m['function'])} #{number(k)} | "
             f"{m['path']}:{m['line']} | {_code_cell(m['diff'])} | {_cell(shown)} |"
@@ -431,11 +459,11 @@ def _mutant_table(a: Analysis, keys: list[str], data: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
-def write_report(data: dict, out: Path, equivalents: Path, root: Path) -> str:
+def write_report(data: dict, out: Path, survivors: Path, root: Path) -> str:
     """Write index.md and index.html into `out`; return the summary for the terminal."""
     import markdown
 
-    a = analyse(data, equivalents, root)
+    a = analyse(data, survivors, root)
     text, summary = render(data, a)
     (out / "index.md").write_text(text)
     body = markdown.markdown(text, extensions=["tables", "toc"])
@@ -454,4 +482,4 @@ if __name__ == "__main__":  # re-render from an earlier run: mutation_report.py 
     folder = Path(sys.argv[1] if len(sys.argv) > 1 else "mutation-report")
     root = Path(__file__).resolve().parents[2]
     results = json.loads((folder / "results.json").read_text())
-    print(write_report(results, folder, root / "scripts/dev/mutation-equivalent.toml", root))
+    print(write_report(results, folder, root / "scripts/dev/mutation-survivors.toml", root))
