@@ -1,9 +1,11 @@
 """The mutation tool (scripts/dev/mutation.py) on a tiny project: kills land on the right block.
 
-The tiny package has `double(x) = x * 2` (mutmut makes `x / 2` and `x * 3`) and
-`shift(x) = x + 1` (`x - 1`, `x + 2`); its page has three Check blocks: one that kills
-both mutants of `double`, one that cannot fail (`double(0) == 0`), and one that checks a
-value computed before it, `shift(1) > 1`, which kills `x - 1` only.
+The tiny package has `double(x) = x * 2` (mutmut makes `x / 2` and `x * 3`), `shift(x) =
+x + 1` (`x - 1`, `x + 2`) and `halve(n)`, three of whose four mutants raise. Its page has
+four Check blocks: one kills both mutants of `double`; one cannot fail (`double(0) == 0`);
+one checks a value computed before it, `shift(1) > 1`, and kills `x - 1` only; one checks
+`halve(4)` computed before it, and kills only the mutant that returns a wrong list (after
+the others raised, its NameError is no kill).
 """
 
 import doctest
@@ -21,7 +23,7 @@ import mutation_evidence  # noqa: E402
 import mutation_report  # noqa: E402
 
 TINY = '''\
-__all__ = ["double", "shift"]
+__all__ = ["double", "halve", "shift"]
 
 
 def double(x):
@@ -35,7 +37,19 @@ def double(x):
 
 def shift(x):
     return x + 1
+
+
+def halve(n):
+    return list(range(n))[: n // 2]
 '''
+
+TINY_TEST = """\
+from mlnotes.tiny import shift
+
+
+def test_shift():
+    assert shift(1) == 2
+"""
 
 PAGE = """\
 # A tiny page
@@ -51,7 +65,7 @@ PAGE = """\
     ??? example "Check"
 
         ```pycon
-        >>> from mlnotes.tiny import double, shift
+        >>> from mlnotes.tiny import double, halve, shift
         >>> double(3)
         6
 
@@ -85,54 +99,82 @@ PAGE = """\
     True
 
     ```
+
+## Halving
+
+```pycon
+>>> h = halve(4)
+
+```
+
+??? example "Check"
+
+    ```pycon
+    >>> h
+    [0, 1]
+
+    ```
 """
 
 
 @pytest.fixture(scope="module")
 def tiny_run(tmp_path_factory):
-    """Run the tool once on the tiny project; its results and analysis."""
+    """Run the tool once on the tiny project: its root and results.
+
+    The kept file names tests/test_tiny.py::test_shift as the test that kills shift's
+    `x + 2` (the mutant's id comes from the adapter, as the report would show it).
+    """
+    import mutmut_adapter
+
     root = tmp_path_factory.mktemp("tiny")
     (root / "mlnotes").mkdir()
     (root / "mlnotes" / "__init__.py").write_text('"""A tiny package."""\n')
     (root / "mlnotes" / "tiny.py").write_text(TINY)
     (root / "docs").mkdir()
     (root / "docs" / "page.md").write_text(PAGE)
-    equivalent = root / "equivalent.toml"
-    equivalent.write_text("")
+    (root / "tests").mkdir()
+    (root / "tests" / "test_tiny.py").write_text(TINY_TEST)
+    mutants, _ = mutmut_adapter.generate(root, "mlnotes", root / "scratch")
+    (plus_two,) = [m for m in mutants if m.diff.endswith("+ return x + 2")]
+    (root / "survivors.toml").write_text(
+        f'[[killed]]\nid = "{plus_two.fingerprint}"\nfunction = "mlnotes.tiny.shift"\n'
+        'test = "tests/test_tiny.py::test_shift"\n'
+    )
     cmd = [
         sys.executable,
         str(ROOT / "scripts" / "dev" / "mutation.py"),
         "--root", str(root),
         "--out", str(root / "report"),
         "--mutants", str(root / "mutants"),
-        "--equivalent", str(equivalent),
+        "--survivors", str(root / "survivors.toml"),
         "--jobs", "2",
     ]  # fmt: skip
     subprocess.run(cmd, check=True, capture_output=True, text=True, timeout=300)
     data = json.loads((root / "report" / "results.json").read_text())
-    shift_survivor = next(
-        m["fingerprint"] for m in data["mutants"] if "x + 2" in m["diff"] and "shift" in m["key"]
-    )
-    return root, data, shift_survivor, cmd
+    return root, data
 
 
-def _blocks(root, data):
-    analysis = mutation_report.analyse(data, root / "equivalent.toml", root)
+def _blocks(root, data, survivors="survivors.toml"):
+    analysis = mutation_report.analyse(data, root / survivors, root)
     rows = mutation_report.block_table(data, analysis)
     return analysis, {r["block"]["line"]: r for r in rows}
 
 
+def _change(mutant):
+    return mutant["diff"].splitlines()[1]
+
+
 def test_each_block_kills_what_it_checks(tiny_run):
-    root, data, _, _ = tiny_run
+    root, data = tiny_run
     mutants = {m["key"]: m for m in data["mutants"]}
-    assert sorted(m["diff"].splitlines()[1] for m in mutants.values()) == [
+    assert sorted(_change(m) for m in mutants.values() if "halve" not in m["key"]) == [
         "+ return x * 3",
         "+ return x + 2",
         "+ return x - 1",
         "+ return x / 2",
     ]
     analysis, blocks = _blocks(root, data)
-    assert sorted(blocks) == [11, 22, 41]
+    assert sorted(blocks) == [11, 22, 41, 56]
     first, zero, shifted = blocks[11], blocks[22], blocks[41]
     assert first["block"]["box"] == "correction-double"
     assert first["block"]["box_title"] == "Correction: double doubles"
@@ -144,37 +186,60 @@ def test_each_block_kills_what_it_checks(tiny_run):
     assert shifted["verdict"] == "kills only through earlier values"
     assert shifted["block"]["box"] == "note-shift" and not shifted["calls"]
     (killed,) = shifted["carried"]["mlnotes.tiny.shift"]
-    assert "x - 1" in mutants[killed]["diff"]
-    survivors = [k for k, s in analysis.status.items() if s == "survived"]
-    assert [mutants[k]["diff"].splitlines()[1] for k in survivors] == ["+ return x + 2"]
+    assert _change(mutants[killed]) == "+ return x - 1"
     report = (root / "report" / "index.md").read_text()
     flagged = report.split("## Check blocks that kill nothing")[1].split("\n## ")[0]
     assert "docs/page.md:22" in flagged and "docs/page.md:11" not in flagged
 
 
+def test_a_name_left_undefined_by_a_failure_is_no_kill(tiny_run):
+    root, data = tiny_run
+    mutants = {m["key"]: m for m in data["mutants"]}
+    _, blocks = _blocks(root, data)
+    halving = blocks[56]
+    assert halving["verdict"] == "kills only through earlier values"
+    (killed,) = halving["carried"]["mlnotes.tiny.halve"]
+    assert _change(mutants[killed]) == "+ return list(range(n))[: n // 3]"
+    (page,) = [u for u, unit in enumerate(data["units"]) if unit["kind"] == "page"]
+    raised = {
+        r["mutant"]
+        for r in data["runs"]
+        if r["unit"] == page and "halve" in r["mutant"]
+        for kind, detail in r["failures"].values()
+        if detail.startswith("NameError: name 'h'")
+    }
+    assert len(raised) == 3  # the other three mutants raised, and the block saw no `h`
+
+
 def test_docstring_kills(tiny_run):
-    root, data, _, _ = tiny_run
+    root, data = tiny_run
     analysis, _ = _blocks(root, data)
     (u,) = [i for i, unit in enumerate(data["units"]) if unit["name"] == "mlnotes.tiny.double"]
-    killed = {analysis.mutants[k]["diff"].splitlines()[1] for k in analysis.unit_kills[u]}
+    killed = {_change(analysis.mutants[k]) for k in analysis.unit_kills[u]}
     assert killed == {"+ return x / 2", "+ return x * 3"}
 
 
-def test_equivalents_file_is_honoured(tiny_run):
-    root, data, survivor, _ = tiny_run
-    equivalent = root / "equivalent.toml"
-    equivalent.write_text(
-        f'[[equivalent]]\nid = "{survivor}"\nfunction = "mlnotes.tiny.shift"\n'
+def test_survivors_file_is_honoured(tiny_run):
+    root, data = tiny_run
+    mutants = {m["key"]: m for m in data["mutants"]}
+    analysis, _ = _blocks(root, data)
+    (plus_two,) = [k for k, m in mutants.items() if _change(m) == "+ return x + 2"]
+    assert analysis.status[plus_two] == "killed by a unit test"
+    assert data["unit_tests"][plus_two]["exit"] == 1
+    assert [s for s in analysis.status.values() if s != "killed"] == ["killed by a unit test"]
+    fingerprint = mutants[plus_two]["fingerprint"]
+    (root / "other.toml").write_text(
+        f'[[equivalent]]\nid = "{fingerprint}"\nfunction = "mlnotes.tiny.shift"\n'
         'reason = "the test says so"\n\n'
         '[[equivalent]]\nid = "000000000000"\nfunction = "mlnotes.tiny.shift"\nreason = "gone"\n'
     )
-    try:
-        analysis, _ = _blocks(root, data)
-    finally:
-        equivalent.write_text("")
-    assert sorted(analysis.status.values()) == ["equivalent", "killed", "killed", "killed"]
-    assert len(analysis.equivalent_problems) == 1
-    assert "000000000000" in analysis.equivalent_problems[0]
+    analysis, _ = _blocks(root, data, "other.toml")
+    assert analysis.status[plus_two] == "equivalent"
+    (problem,) = analysis.equivalent_problems
+    assert "000000000000" in problem
+    (root / "other.toml").write_text("")
+    analysis, _ = _blocks(root, data, "other.toml")
+    assert analysis.status[plus_two] == "survived"
 
 
 def test_check_blocks_of_a_page():
@@ -183,6 +248,7 @@ def test_check_blocks_of_a_page():
         (11, 18, "Doubling", "correction-double"),
         (22, 28, "Zero", ""),
         (41, 47, "Shifting", "note-shift"),
+        (56, 62, "Halving", ""),
     ]
 
 
