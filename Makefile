@@ -58,7 +58,7 @@ bench: deps reader-deps  ## build, determinism, computation, page and reader (Li
 
 # Mutation testing (scripts/dev/mutation.py): mutmut's mutants of mlnotes against the page and
 # docstring doctests, per Check block. Not part of `make test`; needs only the Python venv.
-# ARGS="--only mlnotes.cnn" mutates one module (its report covers only those mutants).
+# ARGS="--only mlnotes.cnn" runs only that module's mutants (and reports on those only).
 mutation: $(PY_STAMP)  ## mutation-test the pages' evidence: what each Check block kills (report in mutation-report/)
 	$(PY) scripts/dev/mutation.py $(ARGS)
 

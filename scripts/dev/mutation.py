@@ -308,7 +308,9 @@ def load_average() -> list[float]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="children at once")
-    parser.add_argument("--only", default="", help="mutate only functions whose name contains this")
+    parser.add_argument(
+        "--only", default="", help="run only the mutants of functions whose name contains this"
+    )
     parser.add_argument("--pages", default="docs/**/*.md", help="glob of the pages to run")
     parser.add_argument("--out", type=Path, default=ROOT / "mutation-report")
     parser.add_argument("--mutants", type=Path, default=ROOT / "mutants")

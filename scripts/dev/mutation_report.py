@@ -260,10 +260,23 @@ def render(data: dict, a: Analysis) -> tuple[str, str]:
             "written out, mpmath, a second library, a hand count) or renamed for what it is "
             '("In code:", an illustration).\n'
         )
-        w("| block | section | under | examples | calls |")
-        w("|---|---|---|---:|---|")
+        w(
+            "*Why* says what the block lacks: no doctest at all (its evidence is prose or a "
+            "test elsewhere); no call into `mlnotes` (numpy or scipy against numbers written "
+            "on the page: mutation testing cannot judge it, a reader must); or calls into "
+            "`mlnotes` none of whose mutants make it fail.\n"
+        )
+        w("| block | section | under | examples | calls | why |")
+        w("|---|---|---|---:|---|---|")
         for r in nothing:
-            w(_block_row(units, r))
+            why = (
+                "no doctest"
+                if r["verdict"] == "no doctest"
+                else "kills none of the mutants it runs"
+                if r["calls"]
+                else "calls no mlnotes code"
+            )
+            w(_block_row(units, r) + f" {why} |")
         w("")
     else:
         w("None.\n")
@@ -421,7 +434,17 @@ def render(data: dict, a: Analysis) -> tuple[str, str]:
     ]
     for r in nothing:
         b = r["block"]
-        summary.append(f"  {b['page']}:{b['line']}  {b['section']}  ({b['box'] or '-'})")
+        why = (
+            "no doctest"
+            if r["verdict"] == "no doctest"
+            else ""
+            if r["calls"]
+            else "no mlnotes call"
+        )
+        summary.append(
+            f"  {b['page']}:{b['line']}  {b['section']}  ({b['box'] or '-'})"
+            + (f"  [{why}]" if why else "")
+        )
     return "\n".join(out) + "\n", "\n".join(summary)
 
 
