@@ -182,26 +182,30 @@ def test_notes_geometric_pmf_contradicts_the_notes_mean():
 
 
 # ------------------------------------------- precision, against 40-digit arithmetic
-mpmath.mp.dps = 40
 SMALLEST_NORMAL = sys.float_info.min
+DIGITS = mpmath.workdps(40)  # the references' precision (a decorator; no global setting)
 
 
+@DIGITS
 def exact_binomial(y, n, theta):
     t = mpmath.mpf(theta)
     log_choose = mpmath.loggamma(n + 1) - mpmath.loggamma(y + 1) - mpmath.loggamma(n - y + 1)
     return mpmath.exp(log_choose + y * mpmath.log(t) + (n - y) * mpmath.log1p(-t))
 
 
+@DIGITS
 def exact_poisson(y, lam):
     lam = mpmath.mpf(lam)
     return mpmath.exp(y * mpmath.log(lam) - lam - mpmath.loggamma(y + 1))
 
 
+@DIGITS
 def exact_geometric(y, theta):
     t = mpmath.mpf(theta)
     return mpmath.exp((y - 1) * mpmath.log1p(-t)) * t
 
 
+@DIGITS
 def relative_error(got, exact):
     return float(abs(mpmath.mpf(got) - exact) / exact)
 
@@ -252,6 +256,7 @@ def test_the_geometric_pmf_keeps_its_digits_where_the_product_loses_them():
 
 
 # ------------------------------------------------------ Poisson approximates Bin
+@DIGITS
 def exact_distance(lam, n):
     """Total variation distance in 40-digit arithmetic, every term up to min(n, ...)."""
     top = min(n, int(lam + 40 * math.sqrt(lam) + 100))
