@@ -760,10 +760,10 @@ def test_point_plane_distance_is_accurate_at_any_magnitude(point, normal, d):
     residual = sum(Fraction(a) * Fraction(x) for a, x in zip(normal, point)) + Fraction(d)
     expected = exact_sqrt_ratio(residual * residual, sum(Fraction(a) ** 2 for a in normal))
     got = linalg.distance_point_plane_scalar(*point, *normal, d)
-    assert abs(got - expected) <= max(1e-15 * expected, 5e-324)  # exact, rounded at the end
+    assert got == expected or abs(got - expected) <= max(1e-15 * expected, 5e-324)  # exact, rounded
     if normal[2] == 0:  # a vertical plane: the distance of (x0, y0) to the line ax + by + d = 0
         line = linalg.distance_point_line_scalar(point[0], point[1], normal[0], normal[1], d)
-        assert abs(line - expected) <= max(1e-15 * expected, 5e-324)
+        assert line == expected or abs(line - expected) <= max(1e-15 * expected, 5e-324)
 
 
 @EXAMPLES
@@ -779,7 +779,7 @@ def test_vector_point_plane_distance_is_accurate_at_any_magnitude(p, q, normal):
     dot = sum((Fraction(b) - Fraction(a)) * Fraction(n) for a, b, n in zip(p, q, normal))
     expected = exact_sqrt_ratio(dot * dot, sum(Fraction(n) ** 2 for n in normal))
     got = linalg.distance_point_plane(p, q, normal)
-    assert abs(got - expected) <= max(1e-15 * expected, 5e-324)
+    assert got == expected or abs(got - expected) <= max(1e-15 * expected, 5e-324)
 
 
 @EXAMPLES
