@@ -255,7 +255,7 @@ def _remove(path: str | None) -> None:
 # pins them (tests/test_incremental_upstream.py checks that the two agree): what it was written against.
 PINS = {
     "mkdocs": "1.6.1",
-    "mkdocs-material": "9.8.1",
+    "mkdocs-material": "9.8.2",
     "mkdocs-jupyter": "0.26.3",
     "mkdocs-rss-plugin": "1.19.0",
     "mkdocs-autorefs": "1.4.5",
