@@ -1,34 +1,15 @@
-r"""Sinusoidal positional embeddings.
+r"""Sinusoidal positional embeddings (Vaswani et al. 2017, section 3.5; the post's Definition 1.1).
 
-The table of Vaswani et al. (2017), *Attention Is All You Need*, section 3.5, as the
-post "Transformers Breakdown: Sinusoidal Embeddings" defines it (Definition 1.1):
-
-$$SE_{(pos, 2i)} = \sin(pos\,\omega_i), \qquad SE_{(pos, 2i+1)} = \cos(pos\,\omega_i),
-\qquad \omega_i = \text{base}^{-2i/d},$$
-
-for positions $0 \le pos < \text{max\_pos}$ and $0 \le i < d/2$, with $d$ = `embed_dim`
-and base $= 10000$. The angles are computed in float64 and only then cast to the
-requested dtype. A float32 table is then off by at most $2^{-25} + pos \cdot 2^{-52}$
-wherever `tests/test_page_post.py` compares it with 40-digit arithmetic ($d$ = 4, 64,
-128 and 1024; 50 random positions below $10^{7}$, 6 for $d = 1024$, and $10^{7} - 1$,
-$10^{8}$ and $10^{9}$). Below position $10^{7}$ the second term is less than 8 % of
-the first, float32's own rounding $2^{-25}$; by $10^{8}$ the float64 angle's error
-shows: at $d = 64$, every entry of row $10^{6}$ is correctly rounded, 2 or 3 of the 64
-entries of row $10^{8}$ (the same test has counted both: the count depends on the last
-bits of torch's float64 `exp`, `sin` and `cos`) and about half of row $10^{10}$ (33)
-are not. A table computed in float32, as the post's Listing 1 does, is off by about
-$pos \cdot 2^{-24}$ instead (0.3 to 1.3 times it at the 112 positions of
-`torch.logspace(0, 7, 120).round().unique()`, 1 to $10^{7}$, for $d$ = 128 and 512),
-until that reaches the size of the values themselves: 1.99 at position $10^{8}$ for
-$d = 64$, where $pos \cdot 2^{-24} \approx 6$ (see
-[`rounding_error`][mlnotes.embeddings.rounding_error]).
+$SE_{(pos, 2i)} = \sin(pos\,\omega_i)$ and $SE_{(pos, 2i+1)} = \cos(pos\,\omega_i)$, with
+$\omega_i = \text{base}^{-2i/d}$ ($d$ = `embed_dim`, base 10000 in the paper). Tables are
+computed in float64 and cast at the end: a float32 entry is off by at most
+$2^{-25} + (pos + 1) \cdot 2^{-52}$ (base 10000, $d \le 1024$), where one computed in float32
+throughout, as the post's Listing 1 does, is off by up to about $pos \cdot 2^{-24}$.
 
 Examples:
     >>> import torch
-    >>> from mlnotes.embeddings import sinusoidal_embeddings, shift_matrix
+    >>> from mlnotes.embeddings import shift_matrix, sinusoidal_embeddings
     >>> se = sinusoidal_embeddings(50, 8)
-    >>> se.shape, se.dtype
-    (torch.Size([50, 8]), torch.float32)
     >>> torch.allclose(shift_matrix(7, 8) @ se[10], se[17])
     True
 """
@@ -349,29 +330,22 @@ def pairwise_distances(embeddings: Tensor, *, chunk_size: int = 256) -> Tensor:
     r"""Euclidean distances between all pairs of rows of `embeddings`.
 
     Uses $\|x - y\|^2 = \|x\|^2 + \|y\|^2 - 2\,x \cdot y$ with matrix products, one
-    block of rows at a time and only on and above the diagonal (the distances are
-    symmetric: the blocks below are copies), so it needs $O(n^2 + n \cdot d)$ memory and,
-    with $k$ blocks, $(k + 1) / 2k$ of the multiplications of a full product. The post's Listing 4 broadcasts the
-    differences into an $(n, n, d)$ tensor first: $O(n^2 d)$ memory, 4 GB at
-    $n = d = 1000$ in float32.
+    block of rows at a time and only on and above the diagonal, so it needs
+    $O(n^2 + n \cdot d)$ memory. The post's Listing 4 broadcasts the differences into an
+    $(n, n, d)$ tensor first: $O(n^2 d)$ memory, 4 GB at $n = d = 1000$ in float32.
 
-    Distances do not change when every row is shifted by the same vector, and scale with
-    the rows, so the rows are centred on their mean (rows clustered far from the origin
-    do not lose their digits to their common offset) and, when their magnitudes are
-    beyond $2^{\pm 40}$, scaled by powers of two (exact, and undone on the result) so
-    that no square overflows (float32 rows of magnitude $10^{20}$ give finite distances).
-    The product formula still loses digits when $\|x - y\|^2$ is small next to
-    $\|x\|^2 + \|y\|^2$, as for nearly equal rows: on the 1,000 float32 rows of
-    `scripts/dev/bench.py` (64 coordinates of $100 + 10^{-3} z$, $z$ standard normal; one
-    pair $10^{-4}$ apart), `torch.cdist`, which uses that formula for more than 25 rows, is off by up to about 700
-    times the distance. Pairs with
-    $\|x - y\|^2 < \tau\,(\|x\|^2 + \|y\|^2)$, norms of the centred rows, are
-    therefore recomputed from the difference of the input rows, in the working dtype
-    (each coordinate's difference is correctly rounded, and exact when the two
-    coordinates are within a factor of 2 of each other), with $\tau = 0.1$ for float32
-    work and $10^{-2}$ for float64. `tests/test_embeddings.py`
-    checks the float32 result within $10^{-5}$ relative of a float64 reference on rows
-    clustered far from the origin and on the sinusoidal table.
+    Precision: with $u$ the unit roundoff of the working dtype ($2^{-24}$ for float32,
+    $2^{-53}$ for float64), each distance that is a normal number of that dtype has a
+    relative error of order $d\,u/\tau$ at most, with $\tau = 0.1$ for float32 and
+    $10^{-2}$ for float64 (the rounding of sums of $d$ terms, magnified at most $1/\tau$
+    times by the cancellation the product formula is allowed: about $6 \cdot 10^{-4}$
+    for float32 at $d = 1000$, usually far less); it is then rounded to the input's
+    dtype. To that end the rows are centred on their mean (rows far from the origin
+    keep their digits) and, where their magnitudes are beyond $2^{\pm 40}$, scaled by
+    powers of two (exactly), so that no square overflows; and every pair with
+    $\|x - y\|^2 < \tau\,(\|x\|^2 + \|y\|^2)$ (centred rows), where the product formula
+    cancels, is recomputed from the difference of its input rows, at a scale where no
+    square underflows.
 
     Args:
         embeddings: tensor of shape `(n, d)`, floating point, finite; float64 is
@@ -448,14 +422,16 @@ def pairwise_distances(embeddings: Tensor, *, chunk_size: int = 256) -> Tensor:
         x -= x.mean(dim=0)
     low, high = x.aminmax()
     spread = max(-float(low), float(high))
-    if spread == 0.0:  # every row equal
-        return zeros()
+    if spread == 0.0 and bool((source == source[:1]).all()):  # every row equal
+        return zeros()  # (a zero spread alone may hide differences lost to the scaling)
     exponent_c = math.frexp(spread)[1]
     if abs(exponent_c) >= 40:  # squares near the dtype's limits: the largest entry near 1
         x = _times_power_of_two(x, -exponent_c, inplace=True)
         total += exponent_c
     sq = torch.linalg.vector_norm(x, dim=1).square_()
     tau = 1e-2 if work == torch.float64 else 0.1
+    # squares this small may have lost digits to underflow (gradual, absolute): recompute
+    tiny = torch.finfo(work).tiny / torch.finfo(work).eps
     out = torch.empty(n, n, dtype=work, device=x.device)
     near_i, near_j = [], []
     for a in range(0, n, chunk_size):  # the blocks on and above the diagonal
@@ -466,13 +442,13 @@ def pairwise_distances(embeddings: Tensor, *, chunk_size: int = 256) -> Tensor:
         out[a:b, a:b].fill_diagonal_(math.inf)  # a row and itself: not a near pair
         # pairs below tau (||x||^2 + ||y||^2): candidates against each row's largest
         # bound in the block (one comparison pass), then the exact test on the few found
-        bound = (sq[a:b] + float(sq[a:].max())).mul_(tau)
-        mask = block < bound[:, None]
+        bound = (sq[a:b] + float(sq[a:].max())).mul_(tau).clamp_(min=tiny)
+        mask = block <= bound[:, None]
         mask[:, : b - a].triu_(1)  # above the diagonal only (the diagonal is inf anyway)
         i, j = mask.nonzero(as_tuple=True)
         if i.numel():
             i, j = i + a, j + a
-            keep = out[i, j] < tau * (sq[i] + sq[j])
+            keep = (out[i, j] < tau * (sq[i] + sq[j])) | (out[i, j] <= tiny)
             near_i.append(i[keep])
             near_j.append(j[keep])
         diagonal = out[a:b, a:b]  # symmetric by construction below it; here, choose one
@@ -480,22 +456,30 @@ def pairwise_distances(embeddings: Tensor, *, chunk_size: int = 256) -> Tensor:
         out[a:b, :a].copy_(out[:a, a:b].T)
     out.fill_diagonal_(0)
     out.clamp_(min=0).sqrt_()
+    out = _times_power_of_two(out, total, inplace=True)  # back to the input's units
     empty = torch.empty(0, dtype=torch.long, device=out.device)
     i, j = torch.cat([empty, *near_i]), torch.cat([empty, *near_j])
-    # nearly equal rows: from the difference of the input rows (scaled exactly, then
-    # subtracted: a correctly rounded difference, not the centred rows' rounding errors)
-    # in steps whose temporaries (two gathered rows per pair) are no larger than a block's
+    # nearly equal rows: from the difference of the input rows, in the input's units (a
+    # correctly rounded difference, not the centred rows' rounding errors), its norm taken
+    # at a power-of-two scale where no square underflows or overflows; in steps whose
+    # temporaries (two gathered rows per pair) are no larger than a block's
     step = max(1, chunk_size * n // max(1, embeddings.shape[1]))
     for s in range(0, i.numel(), step):
         ii, jj = i[s : s + step], j[s : s + step]
-        diff = _times_power_of_two(source[ii].to(work), -total) - _times_power_of_two(
-            source[jj].to(work), -total
-        )
-        d = torch.linalg.vector_norm(diff, dim=1)
+        d = _norms(source[ii].to(work) - source[jj].to(work))
         out[ii, jj] = d
         out[jj, ii] = d
-    out = _times_power_of_two(out, total, inplace=True)  # back to the input's units
     return out.to(embeddings.dtype)
+
+
+def _norms(diff: Tensor) -> Tensor:
+    """Euclidean norms of the rows of `diff`, each taken at an exact power-of-two scale
+    (largest entry in [1/2, 1)), so that no square underflows or overflows."""
+    _, exponent = torch.frexp(diff.abs().amax(dim=1))
+    half, rest = exponent // 2, exponent - exponent // 2  # 2**exponent itself can overflow
+    two = torch.tensor(2.0, dtype=diff.dtype, device=diff.device)
+    scaled = diff * two.pow(-half)[:, None] * two.pow(-rest)[:, None]
+    return torch.linalg.vector_norm(scaled, dim=1) * two.pow(half) * two.pow(rest)
 
 
 def _times_power_of_two(t: Tensor, k: int, *, inplace: bool = False) -> Tensor:
@@ -530,7 +514,8 @@ def distance_at_offset(k: float | Tensor, embed_dim: int, base: float = 10000.0)
         base: base of the frequencies (10000 in the paper).
 
     Returns:
-        float64 tensor with the shape of `k` (a 0-d tensor for a number).
+        float64 tensor with the shape of `k` (a 0-d tensor for a number), on the CPU and
+        without autograd history: `k` is read as numbers, whatever its device.
 
     Raises:
         TypeError: if `embed_dim` is not an integer, `base` is not a real number, or
@@ -574,15 +559,14 @@ def rounding_error(
     r"""Largest error of an embedding computed entirely in `dtype`, per position.
 
     The post's Listing 1 computes the frequencies, the angles $pos\,\omega_i$ and their
-    sines in float32. The angle then carries a relative rounding error of several
-    times $2^{-24}$, not $2^{-24}$: the float32 $\omega_i = \exp(-2i \ln(10000)/d)$ is
-    off by up to $8.2 \cdot 2^{-24}$ at $d = 128$ and $16.6 \cdot 2^{-24}$ at $d = 2216$,
-    the largest for even $d$ up to 4096 (the two roundings of the exponent, whose size
-    reaches $\ln 10000 \approx 9.2$, become relative errors of $\omega_i$); the product
-    with a position below $2^{24}$ (exact in float32) rounds once more, so the angle is
-    off by less than about $17.6 \cdot 2^{-24}$. That is an absolute error that grows
-    linearly with the position. This returns
-    $\max_j |SE^{\text{dtype}}_{(pos, j)} - SE_{(pos, j)}|$ against the float64 table.
+    sines in float32. The angle then carries a relative error of several times
+    $2^{-24}$, not $2^{-24}$: the exponent $-2i \ln(10000)/d$, of size up to
+    $\ln 10000 \approx 9.2$, is rounded twice, its absolute error becomes a relative
+    error of $\omega_i$, and the product with the position rounds once more (below
+    $18 \cdot 2^{-24}$ in all for even $d \le 4096$ and positions below $2^{24}$, which
+    float32 holds exactly). That is an absolute error growing linearly with the
+    position. This returns $\max_j |SE^{\text{dtype}}_{(pos, j)} - SE_{(pos, j)}|$
+    against the float64 table.
 
     Args:
         positions: a tensor (or sequence, or number) of $n$ non-negative integer

@@ -1,4 +1,4 @@
-"""The study apparatus (scripts/mlnotes_site/notebooks.py, equations.py, docs/javascripts/apparatus.js).
+"""The study apparatus (scripts/mlnotes_site/plugins/notebooks.py, equations.py, docs/javascripts/apparatus.js).
 Citations are tests/test_citations.py's.
 
 - equation <-> code: a docstring's `Equation:` section links to the equation, the
@@ -20,9 +20,9 @@ from pathlib import Path
 
 import pytest
 
-from headless import set_scheme, wait_for_math
+from mlnotes_site.chromium import set_scheme, wait_for_math
 
-from mlnotes_site import equations, notebooks
+from mlnotes_site.plugins import equations, notebooks
 
 ROOT = Path(__file__).resolve().parent.parent
 

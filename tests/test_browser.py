@@ -13,7 +13,7 @@ from urllib.parse import urlparse
 
 import pytest
 
-from headless import LEFTOVER_TEX, set_scheme, wait_for_math
+from mlnotes_site.chromium import LEFTOVER_TEX, set_scheme, wait_for_math
 
 pytestmark = pytest.mark.browser
 

@@ -1,4 +1,4 @@
-"""Citations (scripts/mlnotes_site/citations.py: the `mlnotes-citations` plugin and its
+"""Citations (scripts/mlnotes_site/plugins/citations.py: the `mlnotes-citations` plugin and its
 Markdown extension): `[@key, locator]` -> an author-year link to the page's References
 list, whose entry Material's footnote tooltip shows on hover; code is left alone; an
 unknown key fails the strict build. The tiny-project builds are in tests/test_plugins_tiny.py.
@@ -13,7 +13,7 @@ import re
 import markdown
 import pytest
 
-from mlnotes_site import citations
+from mlnotes_site.plugins import citations
 
 BIB = """
 @book{solo2020, author = {Solo, Ann}, title = {One Author}, publisher = {P}, year = {2020}}
@@ -262,7 +262,7 @@ TOOLTIP = ".md-tooltip2.md-tooltip2--active"
 
 @pytest.mark.browser
 def test_hovering_a_citation_shows_its_entry(base_url, browser):
-    from headless import wait_for_math
+    from mlnotes_site.chromium import wait_for_math
 
     page = browser.new_page(viewport={"width": 1200, "height": 900})
     page.goto(base_url + "reference/")

@@ -17,7 +17,7 @@ from urllib.parse import urlparse
 import pytest
 import yaml
 from conftest import ROOT, SITE_URL
-from headless import INSTANT_ARRIVED, LEFTOVER_TEX, wait_for_math
+from mlnotes_site.chromium import INSTANT_ARRIVED, LEFTOVER_TEX, wait_for_math
 
 CANONICAL = re.compile(r'<link rel="canonical" href="([^"]+)"')
 FEED_LINK = re.compile(r'<link rel="alternate" type="application/rss\+xml"[^>]*href="([^"]+)"')
@@ -206,7 +206,7 @@ def test_the_offline_zip_is_linked_from_the_landing_page_when_present(tmp_path, 
     """`make site` after `make offline`: the zip goes into the site, and into no offline copy."""
     from mkdocs.config import load_config
 
-    from mlnotes_site import assets
+    from mlnotes_site.plugins import assets
 
     zipped = tmp_path / "mlnotes-offline.zip"
     monkeypatch.setattr(assets, "OFFLINE_ZIP", zipped)

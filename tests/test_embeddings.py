@@ -6,7 +6,7 @@ import math
 
 import pytest
 import torch
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from mlnotes.embeddings import (
@@ -282,3 +282,83 @@ def test_distance_at_offset_is_not_monotone_and_at_most_sqrt_2d():
     assert dist.max() <= math.sqrt(128)
     far = dist[k > 100_000]  # omega_min * k > 10 for d = 64 (omega_min = 1.3e-4)
     assert abs(far.mean().item() - 8.0) < 0.2
+
+
+# --- pairwise distances at the edges of the dtypes ---------------------------------
+
+
+def _exact_distances(x: torch.Tensor) -> list[list[float]]:
+    """Distances between the rows of `x`, in 40-digit arithmetic (mpmath): the reference."""
+    import mpmath
+
+    rows = [[mpmath.mpf(v) for v in row] for row in x.double().tolist()]
+    with mpmath.workdps(40):
+        return [
+            [float(mpmath.sqrt(mpmath.fsum((a - b) ** 2 for a, b in zip(r, s)))) for s in rows]
+            for r in rows
+        ]
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    dtype=st.sampled_from([torch.float32, torch.float64]),
+    scale_exp=st.integers(-300, 300),
+    spread_exp=st.integers(-6, 0),
+    small_exp=st.integers(-250, 0),
+    n=st.integers(4, 10),
+    d=st.integers(1, 48),
+    seed=st.integers(0, 10_000),
+)
+def test_pairwise_distances_within_their_bound_at_any_scale(
+    dtype, scale_exp, spread_exp, small_exp, n, d, seed
+):
+    """The docstring's bound, d u / tau (with a margin of 8 u / tau for the roundings
+    outside the sums), for every distance that is a normal number of the dtype. Rows at
+    scales 1e-300 to 1e300 (float64) or 2**-110 to 2**110 (float32): a cluster around a
+    random centre with one pair closer than the rest, and two rows 10**small_exp times
+    smaller than the cluster (their squares can underflow, or vanish in its scaling)."""
+    info = torch.finfo(dtype)
+    if dtype == torch.float32:
+        scale_exp, small_exp = scale_exp * 110 // 300, small_exp * 40 // 250
+        scale, u, tau = 2.0**scale_exp, 2.0**-24, 0.1
+    else:
+        scale, u, tau = 10.0**scale_exp, 2.0**-53, 1e-2
+    g = torch.Generator().manual_seed(seed)
+    z = torch.randn(n + 2, d, generator=g, dtype=torch.float64)
+    x = z[0] + 10.0**spread_exp * z[2:]  # the cluster
+    x[1] = x[0] + 1e-3 * 10.0**spread_exp * z[1]  # a closer pair
+    x[2] = 10.0**small_exp * z[1]  # two small rows ...
+    x[3] = x[2] + 10.0**small_exp * z[0] / 2  # ... at a small distance
+    x = (x * scale).to(dtype)
+    assume(torch.isfinite(x).all())
+    got = pairwise_distances(x).double().tolist()
+    exact = _exact_distances(x)
+    bound = (d + 8) * u / tau
+    checked = 0
+    for i in range(n):
+        for j in range(n):
+            e = exact[i][j]
+            if i != j and info.tiny <= e <= info.max:
+                assert abs(got[i][j] - e) <= bound * e, (i, j, got[i][j], e)
+                checked += 1
+    assume(checked)
+
+
+@pytest.mark.parametrize(
+    "rows, dtype",
+    [
+        ([[1.0, 1.0], [1e-30, 1e-30], [2e-30, 2e-30]], torch.float32),  # near the mean
+        ([[1e30, 1e-30], [1e30, 2e-30]], torch.float32),  # below the scaling of 1e30
+        ([[0.0, 0.0], [1e-25, 0.0], [1.0, 1.0], [-1.0, -1.0]], torch.float32),
+        ([[1.0, 1.0], [1e-200, 1e-200], [2e-200, 2e-200]], torch.float64),
+        ([[1e300, 1e-300], [1e300, 2e-300], [0.0, 0.0]], torch.float64),
+    ],
+)
+def test_pairwise_distances_of_distinct_rows_are_not_zero(rows, dtype):
+    """Distinct rows whose distance is a normal number get it, not 0: their difference's
+    squares underflow (or are lost to the scaling of larger rows) in the product formula."""
+    x = torch.tensor(rows, dtype=dtype)
+    got, exact = pairwise_distances(x), _exact_distances(x)
+    for i in range(len(rows)):
+        for j in range(len(rows)):
+            assert got[i, j].item() == pytest.approx(exact[i][j], rel=1e-6, abs=0)

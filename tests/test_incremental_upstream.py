@@ -1,5 +1,5 @@
 """mlnotes-incremental's reaches into the private state of MkDocs and of the third-party plugins
-(scripts/mlnotes_site/incremental.py, `_Upstream`): checked when `make serve` starts, against
+(scripts/mlnotes_site/plugins/incremental.py, `_Upstream`): checked when `make serve` starts, against
 the versions pyproject.toml pins, so that an upgrade that renames one stops the serve with a
 message naming it instead of serving a site that differs from a clean build."""
 
@@ -12,7 +12,7 @@ from types import SimpleNamespace
 import pytest
 from mkdocs.exceptions import PluginError
 
-from mlnotes_site import incremental, notebooks, problems
+from mlnotes_site.plugins import incremental, notebooks, problems
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -1,4 +1,4 @@
-"""The printable book (`make pdf`: scripts/mlnotes_site/pdf.py) and the print stylesheet.
+"""The printable book (`make pdf`: scripts/mlnotes_site/printer.py) and the print stylesheet.
 
 The book is printed once per session from the strict build the other site tests use
 (conftest.py's `site`), then read back with pypdf: its text (the worked examples, no
@@ -15,13 +15,13 @@ from pathlib import Path
 
 import pytest
 from conftest import ROOT, SITE_URL
-from headless import CHROMIUM, set_scheme, wait_for_math
+from mlnotes_site.chromium import CHROMIUM, set_scheme, wait_for_math
 
 
 @pytest.fixture(scope="module")
 def book(site, tmp_path_factory):
     """(what print_book returned, a PdfReader of the book, the built chapters' HTML)."""
-    from mlnotes_site import pdf
+    from mlnotes_site import printer as pdf
     from bs4 import BeautifulSoup
     from pypdf import PdfReader
 
@@ -99,7 +99,7 @@ def _heading(tag) -> str:
 @pytest.mark.slow
 def test_the_book_reads_in_order_with_a_title_page_and_contents(book):
     info, reader, pages = book
-    from mlnotes_site import pdf
+    from mlnotes_site import printer as pdf
 
     text = _text(reader)
     titles = [_heading(soup.select_one("article h1")) for soup in pages.values()]
@@ -199,7 +199,7 @@ def test_the_book_pdf_is_served_and_linked_when_present(tmp_path, monkeypatch):
 
     from mkdocs.config import load_config
 
-    from mlnotes_site import assets
+    from mlnotes_site.plugins import assets
 
     pdf_file = tmp_path / "mlnotes.pdf"
     monkeypatch.setattr(assets, "BOOK_PDF", pdf_file)
@@ -270,18 +270,15 @@ def test_a_browsers_print_shows_the_article_open_and_light(browser, base_url):
 
 
 def test_the_deployed_site_links_the_pdf():
-    """The deploy workflow prints the book, for the Pages address, before `make site`
+    """The Pages build prints the book, for the Pages address, before `make site`
     (which then serves and links it), on a machine with Chromium."""
-    from test_workflows import DEPLOY, load, step_running, steps
+    from test_workflows import CI, installs_chromium, load, step_running, steps
 
-    workflow = load(DEPLOY)
-    order = steps(workflow)
-    pdf_step, site_step = step_running(workflow, "make pdf"), step_running(workflow, "make site")
+    build = load(CI)["jobs"]["build"]
+    order = steps(build)
+    pdf_step, site_step = step_running(build, "make pdf"), step_running(build, "make site")
     assert order.index(pdf_step) < order.index(site_step)
     assert pdf_step["env"]["SITE_URL"] == site_step["env"]["SITE_URL"]
-    install = next(
-        i
-        for i, s in enumerate(order)
-        if "apt-get install" in s.get("run", "") and "chromium" in s["run"]
-    )
-    assert install < order.index(pdf_step)
+    assert installs_chromium(build)
+    setup = next(i for i, s in enumerate(order) if s.get("uses") == "./.github/actions/setup")
+    assert setup < order.index(pdf_step)

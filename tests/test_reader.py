@@ -20,7 +20,13 @@ from urllib.parse import unquote, urlparse
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from headless import CHROMIUM, CHROMIUM_ARGS, INSTANT_ARRIVED, LEFTOVER_TEX, wait_for_math
+from mlnotes_site.chromium import (
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    INSTANT_ARRIVED,
+    LEFTOVER_TEX,
+    wait_for_math,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"

@@ -1,4 +1,4 @@
-"""The author's mistakes under `make serve` (scripts/mlnotes_site/problems.py): the server keeps
+"""The author's mistakes under `make serve` (scripts/mlnotes_site/plugins/problems.py): the server keeps
 running, each page a mistake touches says so (file or key, line, message), nothing stale
 is served as current, and fixing the file brings the page back without a restart.
 
@@ -119,10 +119,12 @@ def test_mistakes_show_in_the_served_page_and_recover(tmp_path):
 
         # 5. the build code itself: Python keeps the plugin modules it imported, so every page asks
         #    for a restart until the file is as the server loaded it
-        hook = tree / "scripts/mlnotes_site/problems.py"
+        hook = tree / "scripts/mlnotes_site/plugins/problems.py"
         original = hook.read_text(encoding="utf-8")
         hook.write_text(original + "\n# an edit\n", encoding="utf-8")
-        server.wait_for("", _has(BANNER, b"scripts/mlnotes_site/problems.py changed", b"restart"))
+        server.wait_for(
+            "", _has(BANNER, b"scripts/mlnotes_site/plugins/problems.py changed", b"restart")
+        )
         assert b"restart" in server.get(page)
         hook.write_text(original, encoding="utf-8")
         server.wait_for("", _clean)

@@ -4,7 +4,7 @@
 // Material builds a preview from the target page's HTML as served (Material 9.8.1,
 // src/templates/assets/javascripts/components/content/link/index.ts: it clones the
 // target and its section into a tooltip), and appends it to <body> as `.md-tooltip2`.
-// The pages' math is typeset when the site is built (scripts/mlnotes_site/typeset_plugin.py),
+// The pages' math is typeset when the site is built (scripts/mlnotes_site/plugins/typeset.py),
 // so the clone shows it typeset, with the numbers its own page gives it; what it lacks is
 // that page's math stylesheet (the <style class="mlnotes-math-styles"> at the start of
 // its article: the glyphs and fonts its math uses), which is added to the tooltip. So:
@@ -13,7 +13,7 @@
 //
 // Math still in TeX (every page, when mlnotes-typeset is disabled) is typeset here with MathJax when the page has it, with the
 // equation numbers its own page gives it (`data-eqn-start`, counted by
-// scripts/mlnotes_site/equations.py), without its \label (which would be "multiply defined"
+// scripts/mlnotes_site/plugins/equations.py), without its \label (which would be "multiply defined"
 // when the preview is shown again). No MathJax on the page: nothing to typeset.
 (function () {
   if (window.mlnotesApparatus) return; // once, whatever loads this file again
@@ -30,7 +30,7 @@
   }
 
   // Material copies the preview's target into an <h3>. When the target is a block (an
-  // equation's wrapper, or a correction box: scripts/mlnotes_site/equations.py), show the block
+  // equation's wrapper, or a correction box: scripts/mlnotes_site/plugins/equations.py), show the block
   // itself, and only it, not the rest of its section.
   function prepare(tooltip) {
     for (const h3 of tooltip.querySelectorAll("h3")) {

@@ -1,8 +1,8 @@
 // MathJax 4 configuration, served by the site itself (no CDN).
 //
 // Every page's math, the notebook pages' too, is typeset when the site is built
-// (scripts/mlnotes_site/typeset_plugin.py; typeset.mjs finds the notebook pages' math as
-// the options below do). Loaded before MathJax only by `make pdf` (scripts/mlnotes_site/pdf.py)
+// (scripts/mlnotes_site/plugins/typeset.py; typeset.mjs finds the notebook pages' math as
+// the options below do). Loaded before MathJax only by `make pdf` (scripts/mlnotes_site/printer.py)
 // and, with mlnotes-typeset's `enabled: false`, on every page (overrides/main.html). The
 // guard keeps a second load from replacing a MathJax that has already started.
 if (!(window.MathJax && window.MathJax.version)) {
@@ -25,7 +25,7 @@ if (!(window.MathJax && window.MathJax.version)) {
     loader: {
       // MathJax 4 loads its font (glyph data and woff2 files, package
       // @mathjax/mathjax-newcm-font) from `[fonts]`, by default the jsDelivr CDN. The
-      // site serves it under its own MathJax (scripts/mlnotes_site/assets.py copies it there).
+      // site serves it under its own MathJax (scripts/mlnotes_site/plugins/assets.py copies it there).
       paths: { fonts: "[mathjax]/fonts" },
     },
     options: {

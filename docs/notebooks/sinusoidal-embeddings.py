@@ -16,9 +16,10 @@
 # It redraws the post's figures (and the one of its
 # [companion page](../notes/sinusoidal-embeddings-in-practice.md)) with the `mlnotes`
 # package, and checks with `assert`s, on the ranges it computes, that the table is
-# Definition 1.1 and the properties the post proves: each dimension is periodic in the
-# (real) position, no two positions share an embedding, a shift by $k$ positions is a
-# rotation $M(k)$, and the distance between two embeddings depends on their offset only.
+# Definition 1.1 and the properties the post and its corrections establish: each
+# dimension is periodic in the (real) position, no two positions share an embedding, a
+# shift by $k$ positions is a rotation $M(k)$, and the distance between two embeddings
+# depends on their offset only.
 # What a figure shows is asserted too, where its text states it. A failed check stops
 # the notebook.
 #
@@ -48,8 +49,9 @@ from mlnotes.embeddings import (
 # Dimensions 0 and 1 turn with $\omega_0 = 1$ (period $2\pi \approx 6.3$ positions),
 # dimensions 2 and 3 with $\omega_1 = 0.01$ (period $200\pi \approx 628$ positions).
 # The checks: the table equals Definition 1.1 evaluated without `mlnotes`; the periods
-# are $2\pi$ and $200\pi$; and at 500 real positions the definition takes the same
-# values one period later (the periodicity of $\sin$ and $\cos$, checked numerically).
+# are $2\pi$ and $200\pi$; and at 500 real positions the whole embedding takes the same
+# values $200\pi$ later, a period of both frequencies, which tests $\omega_1 = 0.01$
+# (with a wrong frequency, $200\pi\,\omega_1$ would not be a multiple of $2\pi$).
 
 # %%
 table = sinusoidal_embeddings(100, 4)
@@ -66,10 +68,10 @@ definition = torch.tensor(
 )
 assert (table.double() - definition).abs().max() < 1e-6  # float32 table: rounding only
 assert torch.allclose(periods, torch.tensor([2 * math.pi, 200 * math.pi], dtype=torch.float64))
-# each dimension is periodic in the (real) position, with period 2π/ω_i
+# the whole embedding is periodic in the (real) position, with period 200π = 2π · 10000^(2/4)
 pos = torch.linspace(0, 99, 500, dtype=torch.float64)[:, None]
-assert torch.allclose(torch.sin((pos + periods) * omega), torch.sin(pos * omega))
-assert torch.allclose(torch.cos((pos + periods) * omega), torch.cos(pos * omega))
+assert torch.allclose(torch.sin((pos + 200 * math.pi) * omega), torch.sin(pos * omega))
+assert torch.allclose(torch.cos((pos + 200 * math.pi) * omega), torch.cos(pos * omega))
 
 fig, ax = plt.subplots(figsize=(8, 3.5))
 for j in range(4):
@@ -101,8 +103,8 @@ ax.set(xlabel="dimension j", ylabel="position pos")
 # No two of the first 100 001 positions share an embedding (d = 128). The distance
 # between positions $t$ and $t + k$ is the closed form `distance_at_offset(k)` (checked
 # against the table at $t$ = 0 and 1000, $k$ = 0 to 999), and over the offsets 1 to
-# 100 000 it is smallest between neighbours. (The proof, for all positions, is in the
-# post's section 2.2.)
+# 100 000 it is smallest between neighbours. (The proof, for all positions, is in
+# section 2.2 of the post, in the correction box.)
 
 # %%
 se = sinusoidal_embeddings(2000, 128, dtype=torch.float64)

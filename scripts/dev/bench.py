@@ -127,7 +127,7 @@ def build(tree: Path) -> dict:
         "seconds": round(time.perf_counter() - start, 2),
         "returncode": proc.returncode,
         "figures": sorted(figures.get("built", [])),
-        # executed by the build (scripts/mlnotes_site/notebooks.py's log line); mkdocs-jupyter's own
+        # executed by the build (scripts/mlnotes_site/plugins/notebooks.py's log line); mkdocs-jupyter's own
         # "Cache miss" says only that the executed notebook's bytes changed
         "notebooks": sorted(set(re.findall(r"notebook ([\w.-]+)\.py: executed", log))),
         "log_tail": log[-3000:] if proc.returncode else "",
@@ -170,20 +170,18 @@ def edit_function(path: Path) -> str:
 
 
 def expected_after_edit(tree: Path, module: str) -> tuple[list[str], list[str]]:
-    """The figures and notebooks whose cache keys cover `module`, by the builder's rules."""
-    sys.path.insert(0, str(tree / "scripts"))
-    from mlnotes_site import build_figures as builder
+    """The figures and notebooks whose cache keys cover `module`, by the builder's rules
+    (the source scan of keys.py, as for a figure or notebook not drawn yet)."""
+    from mlnotes_site import figure_builder
+    from mlnotes_site.figure_builder import FigureProject
 
+    project = FigureProject.at(tree)
     edited = (tree / module).resolve()
 
     def hit(path: Path) -> bool:
-        try:
-            deps = builder.dependencies(path)
-        except SyntaxError:
-            return True
-        return edited in {p.resolve() for p in deps}
+        return edited in {p.resolve() for p in figure_builder.dependencies(project, path)}
 
-    figures = sorted(name for name, script in builder.discover().items() if hit(script))
+    figures = sorted(name for name, script in project.discover().items() if hit(script))
     notebooks = sorted(nb.stem for nb in (tree / "docs" / "notebooks").glob("*.py") if hit(nb))
     return figures, notebooks
 

@@ -35,7 +35,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from headless import CHROMIUM, CHROMIUM_ARGS, serve
+from mlnotes_site.chromium import CHROMIUM, CHROMIUM_ARGS, serve
 
 ROOT = Path(__file__).resolve().parents[2]
 

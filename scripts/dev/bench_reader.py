@@ -35,7 +35,7 @@ from pathlib import Path
 # scripts/dev is the script's folder (sys.path[0]): its helpers are shared, not copied
 from bench_loop import free_port
 from bench_pages import build
-from headless import CHROMIUM
+from mlnotes_site.chromium import CHROMIUM
 
 ROOT = Path(__file__).resolve().parents[2]
 NGINX = "/usr/sbin/nginx"

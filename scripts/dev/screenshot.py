@@ -14,7 +14,14 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from headless import CHROMIUM, CHROMIUM_ARGS, LEFTOVER_TEX, serve, set_scheme, wait_for_math
+from mlnotes_site.chromium import (
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    LEFTOVER_TEX,
+    serve,
+    set_scheme,
+    wait_for_math,
+)
 
 
 def main(argv: list[str] | None = None) -> int:

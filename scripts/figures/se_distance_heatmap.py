@@ -5,7 +5,8 @@ Figure 3 of the post: ‖SE(pos₁) − SE(pos₂)‖₂ for every pair of posit
 4 GB (n, n, d) tensor of the post's Listing 4. The distance is 0 on the diagonal and
 larger away from it, though not monotonically (Figure 4); it depends on the offset
 |pos₂ − pos₁| only, so it is the same along every line parallel to the diagonal (in the
-float32 table drawn here, to within 10⁻⁴).
+float32 table drawn here, to within 10⁻⁴). The colour scale is viridis from 0 to √d, where
+the post's Listing 4 uses PuRd over the table's own range.
 """
 
 import math

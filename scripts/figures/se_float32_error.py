@@ -5,9 +5,9 @@ computes the frequencies, the angles pos·ω_i and their sines and cosines in fl
 `mlnotes.embeddings.rounding_error` measures the largest error of such a row against the
 float64 table, for d = 128 and d = 512. Below position 2²⁴ the float32 angle carries a
 relative error of less than 9.25·2⁻²⁴ (d = 128) and 10.5·2⁻²⁴ (d = 512): the float32 ω_i
-is off by up to 8.24·2⁻²⁴ and 9.49·2⁻²⁴, the most at low frequencies (i = 62 of 64,
-i = 230 of 256), where the exponent 2i·ln(10000)/d is largest, and the product rounds
-once more. At the 112 positions plotted, the largest error in a row grows about
+is off by up to 8.24·2⁻²⁴ and 9.49·2⁻²⁴, at low frequencies (i = 62 of 64, i = 230 of
+256), where the exponent 2i·ln(10000)/d and its rounding error are large, and the product
+rounds once more. At the 112 positions plotted, the largest error in a row grows about
 linearly with the position and stays between 0.3 and 1.3 times pos·2⁻²⁴ (the dashed
 guide). From 2²⁴ = 16 777 216 on, consecutive positions are not all distinct float32
 numbers (2²⁴ + 1 rounds to 2²⁴).

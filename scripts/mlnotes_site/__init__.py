@@ -1,25 +1,17 @@
-"""The site's build: MkDocs plugins, the figure builder and the PDF printer.
+"""The site's build: MkDocs plugins (plugins/), and the engines they run.
 
-The plugins (registered in pyproject.toml under `[project.entry-points."mkdocs.plugins"]`,
-configured under `plugins:` in mkdocs.yml; README: Layout lists their options):
+The plugins, one module each with its Config (registered in pyproject.toml under
+`[project.entry-points."mkdocs.plugins"]`, configured under `plugins:` in mkdocs.yml):
+figures, assets, notebooks, citations, equations (with the mkdocstrings template in
+templates/), incremental, typeset, problems.
 
-- `mlnotes-figures` (figures.py): the figures, drawn by build_figures.py before each build;
-- `mlnotes-assets` (assets.py): self-hosted MathJax, the offline copy's search shim, the
-  offline zip and the PDF, the feed's image, notebook pages' links;
-- `mlnotes-notebooks` (notebooks.py): notebooks executed in both figure styles;
-- `mlnotes-citations` (citations.py): `[@key]` citations and References lists, from the
-  bib file (pybtex), as a Markdown extension;
-- `mlnotes-equations` (equations.py, templates/): equation <-> code links (a Griffe
-  extension and a mkdocstrings template for docstrings' `Equation:` sections), previews;
-- `mlnotes-incremental` (incremental.py): `make serve`'s incremental rebuilds;
-- `mlnotes-typeset` (typeset_plugin.py, typeset.py): the math typeset at build time, a TeX
-  error a warning naming the page and the expression;
-- `mlnotes-problems` (problems.py): `make serve` shows a mistake on the pages it touches.
-
-The content keys of the figures, notebooks and the serve: keys.py (the
-typeset math's cache is keyed in typeset.py).
-
-The command-line tools: `build_figures.py` (`make figures`) and `pdf.py` (`make pdf`).
+The engines: keys.py (every content key), figure_builder.py (`make figures`:
+`python -m mlnotes_site.figure_builder`), typesetter.py with typeset.mjs (MathJax in
+Node) and mathtext.py (TeX as text), printer.py with printer.css (`make pdf`:
+`python -m mlnotes_site.printer`) and chromium.py (a localhost server and headless
+Chromium, for the printer and the tests). Every path they use comes from the project
+(mkdocs.yml's folder, a plugin option, the current directory), never from where this
+package is installed.
 """
 
 from __future__ import annotations
@@ -33,12 +25,27 @@ def project_path(config, value: str) -> Path:
     path = Path(value)
     if path.is_absolute():
         return path
-    base = Path(config.config_file_path).resolve().parent if config.config_file_path else Path()
-    return base / path
+    return project_root(config) / path
+
+
+def project_root(config) -> Path:
+    """The project's folder: the built mkdocs.yml's (the current directory without one)."""
+    return Path(config.config_file_path or "mkdocs.yml").resolve().parent
+
+
+def node_modules(project: Path) -> Path:
+    """The `node_modules` folder Node finds from the folder `project`: the first one in it or
+    in a folder above it (`project/node_modules` if there is none: whoever needs a package
+    from it says it is missing)."""
+    project = Path(project).resolve()
+    for folder in (project, *project.parents):
+        if (folder / "node_modules").is_dir():
+            return folder / "node_modules"
+    return project / "node_modules"
 
 
 def stop_process(process: subprocess.Popen | None) -> None:
-    """End a Node process that reads JSON lines on stdin (typeset.mjs):
+    """End a process that reads requests on stdin (typeset.mjs, `figure_builder --serve`):
     close its input, so it finishes and exits; kill it if it has not within 10 s."""
     if process is not None:
         try:

@@ -1,6 +1,5 @@
-"""Serve a built site on localhost and drive Debian's headless Chromium: shared by the
-browser tests (tests/conftest.py, found through pytest's `pythonpath` option in
-pyproject.toml), scripts/dev/screenshot.py and scripts/dev/bench_pages.py.
+"""Serve a built site on localhost and drive Debian's headless Chromium: for the printer
+(`make pdf`), the browser tests and the developer tools (screenshots, page benchmarks).
 """
 
 from __future__ import annotations
@@ -59,7 +58,7 @@ def set_scheme(page, scheme: str) -> None:
 # Whether the current page typesets its math in the browser: only a site built with
 # mlnotes-typeset disabled, where overrides/main.html loads MathJax on every page. Every
 # page's math, the notebook pages' too, is typeset when the site is built
-# (scripts/mlnotes_site/typeset_plugin.py).
+# (scripts/mlnotes_site/plugins/typeset.py).
 CLIENT_MATH = "() => !!document.querySelector('script[src*=\"mathjax/tex-\"]')"
 
 

@@ -60,7 +60,7 @@ Options
             python:
               options:
                 extensions:
-                  - mlnotes_site.equations:EquationsExtension
+                  - mlnotes_site.plugins.equations:EquationsExtension
 """
 
 from __future__ import annotations
@@ -495,7 +495,7 @@ class EquationsPlugin(BasePlugin[EquationsConfig]):
                 log.warning(
                     f"{page.file.src_uri}: an Equation: section is not rendered as links: the "
                     "mkdocstrings python handler needs `extensions: "
-                    "[mlnotes_site.equations:EquationsExtension]` in its options, and "
+                    "[mlnotes_site.plugins.equations:EquationsExtension]` in its options, and "
                     "mkdocstrings `custom_templates: scripts/mlnotes_site/templates` "
                     "(README: Layout)"
                 )

@@ -5,14 +5,14 @@ Under `mkdocs serve` a failed build would leave the browser waiting on the old s
 no message, so the build goes on and each page the mistake touches says so at its top,
 in a banner naming the file (or key), the line and the message:
 
-- a figure script that raises (scripts/mlnotes_site/build_figures.py deletes its old SVGs, so no
+- a figure script that raises (scripts/mlnotes_site/figure_builder.py deletes its old SVGs, so no
   stale figure is served): every page that shows the figure;
-- a notebook cell that raises (scripts/mlnotes_site/notebooks.py): the notebook's page, shown
+- a notebook cell that raises (scripts/mlnotes_site/plugins/notebooks.py): the notebook's page, shown
   from its source, unexecuted, with no download;
 - a syntax error in an `mlnotes` module: its API page (the `:::` block is replaced by the
   error; mkdocstrings would otherwise stop the build), and through the two above every
   figure and notebook that imports it;
-- an unknown citation key, a TeX error (scripts/mlnotes_site/typeset_plugin.py), a broken link, anything a
+- an unknown citation key, a TeX error (scripts/mlnotes_site/plugins/typeset.py), a broken link, anything a
   plugin warns about while a page renders: that page;
 - an edit of the build code itself (scripts/mlnotes_site/, but the figure builder, which is
   re-imported): Python keeps the plugin modules MkDocs imported at startup, so every page
@@ -21,7 +21,7 @@ in a banner naming the file (or key), the line and the message:
 A warning logged outside any page (the figure builder's, the notebooks') is shown on the
 pages it names: a plugin attributes a log record with `extra={"mlnotes_page": src_uri}` or
 `extra={"mlnotes_figure": name}`. Fixing the file rebuilds the page without the banner
-(scripts/mlnotes_site/incremental.py re-renders a page whose figures failed or recovered).
+(scripts/mlnotes_site/plugins/incremental.py re-renders a page whose figures failed or recovered).
 Under `mkdocs build` this plugin does nothing. It has no options. It must come after the
 other `mlnotes-*` plugins under `plugins:` (its banner goes in after theirs have run).
 """
@@ -37,7 +37,7 @@ from mkdocs.config import base
 from mkdocs.plugins import BasePlugin, event_priority, get_plugin_logger
 
 log = get_plugin_logger("problems")
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 AUTODOC_BLOCK = re.compile(
     r"^:::[ \t]+(mlnotes(?:\.\w+)*)[ \t]*\n(?:[ \t]+.*\n|[ \t]*\n(?=[ \t]+\S))*", re.M
 )
@@ -74,11 +74,11 @@ class _Collector(logging.Handler):
 
 def _hook_code() -> dict[str, bytes]:
     """The build code Python imports once per process (this package's modules);
-    build_figures.py is left out: the figures plugin re-imports it when it changes."""
+    figure_builder.py is left out: the figures plugin re-imports it when it changes."""
     return {
         p.relative_to(ROOT).as_posix(): p.read_bytes()
-        for p in sorted(Path(__file__).parent.glob("*.py"))
-        if p.name != "build_figures.py"
+        for p in sorted(Path(__file__).resolve().parent.parent.rglob("*.py"))
+        if p.name != "figure_builder.py"
     }
 
 

@@ -1,12 +1,13 @@
 """Print the post and the notes pages of a built site as one PDF: the printable book.
 
-    python scripts/mlnotes_site/pdf.py SITE_DIR [--output mlnotes.pdf] [--site-url URL]
+    python -m mlnotes_site.printer [SITE_DIR] [--output mlnotes.pdf] [--site-url URL]
 
-`make pdf` runs it on the site that `make site` has just built. SITE_DIR is served on a
+`make pdf` runs it on the site that `make site` has just built (SITE_DIR and the output
+default to `site/` and `mlnotes.pdf` in the current directory). SITE_DIR is served on a
 free localhost port and Debian's Chromium (/usr/bin/chromium, through Playwright)
 prints ONE document: a title page, a table of contents with page numbers, then the
 article of each page of `CHAPTERS` in reading order, with the site's own stylesheets
-(docs/stylesheets/print.css included) in the light palette, plus scripts/mlnotes_site/pdf.css
+(docs/stylesheets/print.css included) in the light palette, plus scripts/mlnotes_site/printer.css
 (title page, contents, chapter breaks, page numbers). One document, not one PDF per page
 merged afterwards, so that Chromium writes every link between pages as a link inside
 the PDF, the outline (bookmarks) from the headings and a tagged PDF.
@@ -28,7 +29,7 @@ How the pages are joined:
 A standalone script rather than a MkDocs plugin: it prints the *finished* site (pages,
 figures, fonts and MathJax in place) in a browser, so it can only run after a build,
 and a build should not need Chromium; like the offline zip, the PDF is something
-`make site` then serves when it exists (mlnotes-assets, scripts/mlnotes_site/assets.py, links it).
+`make site` then serves when it exists (mlnotes-assets, scripts/mlnotes_site/plugins/assets.py, links it).
 """
 
 from __future__ import annotations
@@ -37,10 +38,8 @@ import argparse
 import io
 import sys
 import time
+from importlib import resources
 from pathlib import Path
-
-ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "scripts" / "dev"))
 
 # The book, in reading order: the post, then the notes pages, as in the site's nav.
 # (Not the post's companion page, notes/sinusoidal-embeddings-in-practice/: it is the
@@ -51,7 +50,7 @@ CHAPTERS = (
     "notes/linear-algebra/",
     "notes/cnn/",
 )
-BOOK_CSS = Path(__file__).with_name("pdf.css")
+BOOK_CSS = resources.files(__package__) / "printer.css"  # package data
 # The printed page: A4, and the width MathJax breaks long equations to (CSS px, 96/in).
 PAGE_FORMAT = "A4"
 PAGE_WIDTH_MM, MARGIN_MM = 210, 18
@@ -265,7 +264,7 @@ def print_book(site: Path, output: Path, site_url: str | None = None, log=print)
         FileNotFoundError: a chapter's page is not in `site`.
         BookError: a link inside the book has no target, ids collide, or math failed.
     """
-    from headless import CHROMIUM, CHROMIUM_ARGS, serve
+    from mlnotes_site.chromium import CHROMIUM, CHROMIUM_ARGS, serve
     from playwright.sync_api import sync_playwright
 
     start = time.perf_counter()
@@ -356,9 +355,11 @@ def print_book(site: Path, output: Path, site_url: str | None = None, log=print)
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument(
-        "site", type=Path, nargs="?", default=ROOT / "site", help="the built site (default: site/)"
+        "site", type=Path, nargs="?", default=Path("site"), help="the built site (default: site/)"
     )
-    parser.add_argument("-o", "--output", type=Path, default=ROOT / "mlnotes.pdf")
+    parser.add_argument(
+        "-o", "--output", type=Path, default=Path("mlnotes.pdf"), help="default: mlnotes.pdf"
+    )
     parser.add_argument(
         "--site-url", help="where links to the rest of the site go (default: the build's site_url)"
     )

@@ -7,7 +7,7 @@ ways; this module keeps the served site equal to a clean build of the same sourc
 - What a page depends on besides its source re-renders it: the files it includes with
   `pymdownx.snippets` (`--8<-- "scripts/figures/x.py"`), the `mlnotes` module a `::: mlnotes.x`
   block documents, and the functions whose docstrings name one of its equations
-  (`Equation:` sections, scripts/mlnotes_site/equations.py: its "Computed by" lines). A notebook
+  (`Equation:` sections, scripts/mlnotes_site/plugins/equations.py: its "Computed by" lines). A notebook
   page is the executed copy mlnotes-notebooks hands mkdocs-jupyter (executed again when
   the notebook or `mlnotes` changes), so its bytes are its signature. The page's HTML is
   deleted, so MkDocs rebuilds it.
@@ -79,7 +79,7 @@ from mlnotes_site.keys import Key
 
 log = logging.getLogger("mkdocs.plugins.incremental")
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 SNIPPET = re.compile(r"""^\s*-+8<-+\s+(["']?)([^"'\s]+)\1\s*$""", re.M)
 AUTODOC = re.compile(r"^:::\s+([\w.]+)", re.M)
 FIGURE_REF = re.compile(r"figures/([\w.-]+?)(?:-dark)?\.svg")
@@ -100,7 +100,7 @@ def _derived_inputs(root: Path, config) -> list[str]:
     found = []
     custom_dir = config.theme.custom_dir if config.theme else None
     candidates = [Path(custom_dir)] if custom_dir else []
-    candidates.append(Path(__file__).resolve().parent)
+    candidates.append(Path(__file__).resolve().parent.parent)
     citations = config.plugins.get("mlnotes-citations")
     if citations is not None:
         candidates.append(Path(config.docs_dir) / citations.config.bib_file)
@@ -255,7 +255,7 @@ def _remove(path: str | None) -> None:
 # pins them (tests/test_incremental_upstream.py checks that the two agree): what it was written against.
 PINS = {
     "mkdocs": "1.6.1",
-    "mkdocs-material": "9.8.1",
+    "mkdocs-material": "9.8.2",
     "mkdocs-jupyter": "0.26.3",
     "mkdocs-rss-plugin": "1.19.0",
     "mkdocs-autorefs": "1.4.5",
@@ -351,7 +351,7 @@ class _Upstream:
             f"mlnotes-incremental uses {plugin}'s `{attribute}` ({kind}), which "
             f"{dist} {_installed(dist)} does not have: it was written against "
             f"{dist}=={PINS[dist]} (pyproject.toml pins it); install that version, or update "
-            "scripts/mlnotes_site/incremental.py (_Upstream)"
+            "scripts/mlnotes_site/plugins/incremental.py (_Upstream)"
         )
 
     @classmethod
