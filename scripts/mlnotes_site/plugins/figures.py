@@ -31,6 +31,8 @@ from mkdocs.config import config_options as c
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, get_plugin_logger
 
+from mlnotes_site.plugins import figure_blocks
+
 log = get_plugin_logger("figures")
 ROOT = Path(__file__).resolve().parents[3]
 BUILDER = Path(__file__).resolve().parent.parent / "figure_builder.py"
@@ -65,6 +67,12 @@ class FiguresPlugin(BasePlugin[FiguresConfig]):
 
     def on_startup(self, *, command, dirty):
         self.command = command
+
+    def on_config(self, config):
+        self.blocks = figure_blocks.extension(config)  # `/// figure` and `[][fig-x]`
+
+    def on_env(self, env, *, config, files):
+        self.blocks.fill_references(files)  # before autorefs' (-50)
 
     def on_shutdown(self):
         self._stop_pool()
