@@ -116,12 +116,14 @@ def build_cache_dirs() -> dict[str, Path]:
     """
     from mkdocs.config import load_config
 
-    from mlnotes_site import figure_builder, project_path
+    from mlnotes_site import project_path
+    from mlnotes_site.figure_builder import FigureProject
 
     config = load_config(str(ROOT / "mkdocs.yml"))
+    figures = FigureProject.at(ROOT)
     found = {
-        "figure outputs (OUT)": figure_builder.OUT,
-        "figure_builder.py: CACHE": figure_builder.CACHE,
+        "figure outputs (FigureProject.out)": figures.out,
+        "figure_builder.py: FigureProject.cache": figures.cache,
     }
     site_plugins = {n: p for n, p in config.plugins.items() if n.startswith("mlnotes-")}
     assert site_plugins, "mkdocs.yml configures none of the site's plugins"
