@@ -219,7 +219,7 @@ def test_alt_text_is_read_without_running_the_script(tmp_path):
 )
 def test_drawn_by_lists_the_functions_as_the_captions_did(functions, sentence):
     link = '<a href="#script-x">scripts/figures/x.py</a>'
-    assert drawn_by("x", functions) == sentence.replace("X", link)
+    assert drawn_by("x", "scripts/figures/x.py", functions) == sentence.replace("X", link)
 
 
 def test_shown_figures_reads_blocks_and_images_in_order():

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import ast
 import html
+import os
 import posixpath
 import re
 import xml.etree.ElementTree as etree
@@ -41,12 +42,11 @@ from mkdocs.plugins import get_plugin_logger
 from pymdownx.blocks import BlocksExtension
 from pymdownx.blocks.block import Block, type_html_identifier
 
+from mlnotes_site import project_root
+from mlnotes_site.figure_builder import FigureProject
+
 log = get_plugin_logger("figures")
 
-# Where a figure's script and drawings are, as the figure builder lays them out: the
-# scripts under the project's folder (mkdocs.yml's), the drawings under docs_dir.
-SCRIPTS = "scripts/figures"
-DRAWINGS = "figures"
 THEMES = (("", "only-light"), ("-dark", "only-dark"))  # file suffix, Material's URL fragment
 
 REFERENCE = r"\[\]\[(fig-[\w-]+)\]"  # `[][fig-x]`: empty text, a figure's label
@@ -74,10 +74,15 @@ def alt_text(script: Path) -> str | None:
     return None
 
 
-def drawn_by(name: str, functions: list[str]) -> str:
-    """The caption's last sentence, in Markdown: the script (a link to its listing) and
-    the `mlnotes` functions it draws with (links to the API reference)."""
-    link = f'<a href="#script-{name}">{SCRIPTS}/{name}.py</a>'
+def script(root: Path, name: str) -> Path:
+    """The script of figure `name` in the project in `root` (as the figure builder reads it)."""
+    return FigureProject.at(root).scripts / f"{name}.py"
+
+
+def drawn_by(name: str, shown: str, functions: list[str]) -> str:
+    """The caption's last sentence, in Markdown: the script (`shown`, a link to its
+    listing) and the `mlnotes` functions it draws with (links to the API reference)."""
+    link = f'<a href="#script-{name}">{shown}</a>'
     refs = [f"[`{f.rsplit('.', 1)[-1]}`][{f}]" for f in functions]
     if not refs:
         return f"Drawn by {link}."
@@ -119,13 +124,17 @@ class _Page:
         """The drawing's path relative to the page's source, as an image in it would be."""
         page = self.page
         folder = posixpath.dirname(page.file.src_uri) if page is not None else ""
-        return posixpath.relpath(f"{DRAWINGS}/{name}{suffix}.svg", folder or ".")
+        return posixpath.relpath(f"{self.extension.drawings}/{name}{suffix}.svg", folder or ".")
+
+    def shown(self, name: str) -> str:
+        """The script's path as the page shows it (relative to the project)."""
+        return self.extension.project.shown(self.extension.project.scripts / f"{name}.py")
 
     def script(self, name: str) -> Path | None:
-        path = self.extension.root / SCRIPTS / f"{name}.py"
+        path = self.extension.project.scripts / f"{name}.py"
         if path.is_file():
             return path
-        log.error(f"{self.where()}: a figure block names {SCRIPTS}/{name}.py, which does not exist")
+        log.error(f"{self.where()}: a figure block names {self.shown(name)}, which does not exist")
         return None
 
     def alt(self, name: str) -> str:
@@ -139,7 +148,7 @@ class _Page:
         else:
             problem = "it has no module-level ALT string (the alt text of its drawings)"
         if not alt:
-            log.error(f"{self.where()}: figure {name}: {SCRIPTS}/{name}.py: {problem}")
+            log.error(f"{self.where()}: figure {name}: {self.shown(name)}: {problem}")
             return name
         return alt
 
@@ -179,15 +188,17 @@ class FigureBlock(Block):
         last = self.caption[-1] if len(self.caption) else None
         if last is None or last.tag != "p":
             last = etree.SubElement(self.caption, "p")
+        state: _Page = self.config["page"]
+        shown = state.shown(self.name)
         text = (last.text or "").rstrip()
-        last.text = f"{text} {drawn_by(self.name, self.options['with'])}".lstrip()
+        last.text = f"{text} {drawn_by(self.name, shown, self.options['with'])}".lstrip()
         # the listing, right under the figure, as `??? example "scripts/figures/x.py"`
         # with the script in a fenced block would be
         details = etree.SubElement(
             self.parent, "details", {"id": f"script-{self.name}", "class": "example"}
         )
-        etree.SubElement(details, "summary").text = AtomicString(f"{SCRIPTS}/{self.name}.py")
-        path = self.config["page"].extension.root / SCRIPTS / f"{self.name}.py"
+        etree.SubElement(details, "summary").text = AtomicString(shown)
+        path = state.extension.project.scripts / f"{self.name}.py"
         if path.is_file():
             _listing(self.md, details, path.read_text(encoding="utf-8"))
 
@@ -262,12 +273,14 @@ class _Numbers(Treeprocessor):
 
 
 class FigureBlocksExtension(BlocksExtension):
-    """The figure block and `[][fig-x]` references; `root` is the project's folder, the
-    autorefs plugin is looked up in `plugins` when needed (mkdocstrings may add it)."""
+    """The figure block and `[][fig-x]` references, for the figures of `project` and the
+    pages of `docs_dir`; the autorefs plugin is looked up in `plugins` when needed
+    (mkdocstrings may add it after this extension is made)."""
 
-    def __init__(self, root: Path, plugins, **kwargs):
+    def __init__(self, project: FigureProject, docs_dir: Path, plugins, **kwargs):
         super().__init__(**kwargs)
-        self.root = Path(root)
+        self.project = project
+        self.drawings = Path(os.path.relpath(project.out, Path(docs_dir).resolve())).as_posix()
         self.plugins = plugins
         self.pending: dict[str, set[str]] = {}  # page -> labels of other pages' figures
 
@@ -303,7 +316,7 @@ class FigureBlocksExtension(BlocksExtension):
 
 def extension(config) -> FigureBlocksExtension:
     """The extension for the MkDocs `config`, added to its Markdown extensions."""
-    root = Path(config.config_file_path).resolve().parent if config.config_file_path else Path()
-    ext = FigureBlocksExtension(root, config.plugins)
+    project = FigureProject.at(project_root(config))
+    ext = FigureBlocksExtension(project, config.docs_dir, config.plugins)
     config.markdown_extensions.append(ext)
     return ext

@@ -77,7 +77,7 @@ from mkdocs.structure.files import InclusionLevel
 from mkdocs.structure.pages import Page
 
 from mlnotes_site.keys import Key
-from mlnotes_site.plugins.figure_blocks import SCRIPTS, shown_figures
+from mlnotes_site.plugins import figure_blocks
 
 log = logging.getLogger("mkdocs.plugins.incremental")
 
@@ -183,7 +183,7 @@ def _dependencies(root: Path, file, text: str) -> list[Path]:
         deps.append(root / name)
     for identifier in AUTODOC.findall(text):
         deps += _module_file(root, identifier)
-    deps += [root / SCRIPTS / f"{name}.py" for name in shown_figures(text)]  # the listings
+    deps += [figure_blocks.script(root, n) for n in figure_blocks.shown_figures(text)]  # listings
     return deps
 
 
@@ -217,7 +217,7 @@ def _scan(root: Path, file, computed_by: list, failed: dict | None = None) -> di
     for dep in _dependencies(root, file, text):
         # a snippet's path, relative to the project (`..` if it lies outside)
         sig.add(f"includes {os.path.relpath(dep, root)}", _read(dep))
-    for name in sorted(set(shown_figures(text)) & set(failed or {})):
+    for name in sorted(set(figure_blocks.shown_figures(text)) & set(failed or {})):
         sig.add(f"figure {name} failed", str(failed[name]))
     if file.src_uri.endswith(".md"):
         front = FRONT_MATTER.match(text)
