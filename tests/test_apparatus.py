@@ -341,12 +341,14 @@ def test_cross_page_previews_show_their_target_typeset(base_url, browser):
     page = browser.new_page(viewport={"width": 1200, "height": 900})
     page.goto(base_url + "sources/")
     wait_for_math(page)
-    # a link from the sources page to a correction box of a notes page (an empty anchor
-    # before the box: the hook moves its id onto the box)
+    # a link from the sources page to a correction box of a notes page (its id from the
+    # block's `attrs`): the preview shows the box as it is on its page, a warning
+    # (scripts/mlnotes_site/box_previews.py)
     tip = _preview(
         page,
         page.locator('article a[data-preview][href$="notes/probability/#correction-pdf"]').first,
     )
+    assert tip.locator("div.admonition.warning.mlnotes-block-preview").count() == 1
     text = tip.inner_text()
     assert text.startswith("Correction: the pdf is a density"), text[:200]
     assert "???" not in text, "an \\eqref to the previewed page is unresolved"

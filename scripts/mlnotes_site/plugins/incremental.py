@@ -5,7 +5,8 @@ so an edit costs one page instead of the whole site. On its own that is wrong in
 ways; this module keeps the served site equal to a clean build of the same sources:
 
 - What a page depends on besides its source re-renders it: the files it includes with
-  `pymdownx.snippets` (`--8<-- "scripts/figures/x.py"`), the `mlnotes` module a `::: mlnotes.x`
+  `pymdownx.snippets` (`--8<-- "x.py"`), the scripts its figure blocks list (`/// figure | x`,
+  figure_blocks.py), the `mlnotes` module a `::: mlnotes.x`
   block documents, and the functions whose docstrings name one of its equations
   (`Equation:` sections, scripts/mlnotes_site/plugins/equations.py: its "Computed by" lines). A notebook
   page is the executed copy mlnotes-notebooks hands mkdocs-jupyter (executed again when
@@ -76,13 +77,13 @@ from mkdocs.structure.files import InclusionLevel
 from mkdocs.structure.pages import Page
 
 from mlnotes_site.keys import Key
+from mlnotes_site.plugins import figure_blocks
 
 log = logging.getLogger("mkdocs.plugins.incremental")
 
 ROOT = Path(__file__).resolve().parents[3]
 SNIPPET = re.compile(r"""^\s*-+8<-+\s+(["']?)([^"'\s]+)\1\s*$""", re.M)
 AUTODOC = re.compile(r"^:::\s+([\w.]+)", re.M)
-FIGURE_REF = re.compile(r"figures/([\w.-]+?)(?:-dark)?\.svg")
 FRONT_MATTER = re.compile(r"\A(---\s*\n.*?\n(?:---|\.\.\.)\s*\n)", re.S)
 HEADING = re.compile(r"^#{1,6}\s.*$|^.*\n(?:=+|-+)\s*$", re.M)
 # Inputs that every page depends on besides mkdocs.yml and docs/'s dotfiles are derived
@@ -182,6 +183,7 @@ def _dependencies(root: Path, file, text: str) -> list[Path]:
         deps.append(root / name)
     for identifier in AUTODOC.findall(text):
         deps += _module_file(root, identifier)
+    deps += [figure_blocks.script(root, n) for n in figure_blocks.shown_figures(text)]  # listings
     return deps
 
 
@@ -215,7 +217,7 @@ def _scan(root: Path, file, computed_by: list, failed: dict | None = None) -> di
     for dep in _dependencies(root, file, text):
         # a snippet's path, relative to the project (`..` if it lies outside)
         sig.add(f"includes {os.path.relpath(dep, root)}", _read(dep))
-    for name in sorted(set(FIGURE_REF.findall(text)) & set(failed or {})):
+    for name in sorted(set(figure_blocks.shown_figures(text)) & set(failed or {})):
         sig.add(f"figure {name} failed", str(failed[name]))
     if file.src_uri.endswith(".md"):
         front = FRONT_MATTER.match(text)

@@ -36,12 +36,13 @@ from pathlib import Path
 from mkdocs.config import base
 from mkdocs.plugins import BasePlugin, event_priority, get_plugin_logger
 
+from mlnotes_site.plugins.figure_blocks import shown_figures
+
 log = get_plugin_logger("problems")
 ROOT = Path(__file__).resolve().parents[3]
 AUTODOC_BLOCK = re.compile(
     r"^:::[ \t]+(mlnotes(?:\.\w+)*)[ \t]*\n(?:[ \t]+.*\n|[ \t]*\n(?=[ \t]+\S))*", re.M
 )
-FIGURE_REF = re.compile(r"figures/([\w.-]+?)(?:-dark)?\.svg")
 ARTICLE = re.compile(r'(<article class="md-content__inner[^"]*"[^>]*>)')
 
 
@@ -185,7 +186,7 @@ class ProblemsPlugin(BasePlugin[ProblemsConfig]):
             return f'!!! failure "`{match.group(1)}` does not compile"\n\n    `{problem}`\n\n'
 
         markdown = AUTODOC_BLOCK.sub(replace, markdown)
-        for name in dict.fromkeys(FIGURE_REF.findall(markdown)):
+        for name in shown_figures(markdown):
             for message in self.figures.get(name, []):
                 self.pages.setdefault(uri, []).append(message)
         return markdown
