@@ -22,6 +22,7 @@ import pytest
 
 from mlnotes_site.chromium import set_scheme, wait_for_math
 
+from mlnotes_site import keys
 from mlnotes_site.plugins import equations, notebooks
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -509,15 +510,15 @@ def test_computed_by_line_in_an_admonition_is_one_paragraph():
 def test_a_notebook_is_re_executed_only_for_the_mlnotes_modules_it_imports(monkeypatch):
     """The executed-notebook cache key covers the notebook and the mlnotes modules it imports."""
     notebook = ROOT / "docs" / "notebooks" / "cnn.py"
-    names = {p.name for p in notebooks._notebook_dependencies(notebook)}
+    names = {p.name for p in keys.dependencies(notebook, ROOT / "mlnotes", notebooks.ALWAYS)}
     assert {"cnn.py", "__init__.py", "plotting.py"} <= names
     assert "embeddings.py" not in names and "linalg.py" not in names
-    # the key reads exactly those files (and the notebook)
+    # the key reads exactly those files, the notebook and its producer's code (the plugin, keys.py)
     read = []
     original = Path.read_bytes
     monkeypatch.setattr(Path, "read_bytes", lambda self: read.append(self.name) or original(self))
-    notebooks._notebook_key(notebook)
-    assert set(read) == names | {"cnn.py"}
+    notebooks._notebook_key(notebook, ROOT)
+    assert set(read) == names | {"cnn.py", "notebooks.py", "keys.py"}
 
 
 NOTEBOOK = """\
@@ -542,12 +543,14 @@ def test_a_notebook_is_keyed_on_what_it_imported_when_it_ran(tmp_path, monkeypat
     notebook = tmp_path / "nb.py"
     notebook.write_text(NOTEBOOK)
     cache = tmp_path / "cache"
-    page, download = notebooks.build_notebook(notebook, cache)
+    page, download = notebooks.build_notebook(notebook, ROOT, cache)
     recorded = json.loads((cache / "nb.imports").read_text())
     assert {"__init__.py", "cnn.py", "plotting.py"} <= set(recorded)
     assert "embeddings.py" not in recorded
-    assert "cnn.py" not in {p.name for p in notebooks._notebook_dependencies(notebook)}
-    assert (cache / "nb.key").read_text() == notebooks._notebook_key(notebook, recorded)
+    assert "cnn.py" not in {
+        p.name for p in keys.dependencies(notebook, ROOT / "mlnotes", notebooks.ALWAYS)
+    }
+    assert (cache / "nb.key").read_text() == notebooks._notebook_key(notebook, ROOT, recorded)
     for written in (page, download):
         nb = nbformat.read(written, as_version=4)
         assert "mlnotes_imports" not in nb.metadata
@@ -557,4 +560,4 @@ def test_a_notebook_is_keyed_on_what_it_imported_when_it_ran(tmp_path, monkeypat
         assert nb.cells[-1].outputs[0]["text"] == "32\n"
     # the next build reads the record: a cache hit, nothing runs
     monkeypatch.setattr(notebooks, "execute_notebook", lambda *a, **k: pytest.fail("ran again"))
-    assert notebooks.build_notebook(notebook, cache) == (page, download)
+    assert notebooks.build_notebook(notebook, ROOT, cache) == (page, download)
