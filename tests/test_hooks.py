@@ -185,7 +185,8 @@ def test_the_site_plugins_are_configured_in_order_after_the_others():
 
 
 def test_the_incremental_serve_checks_the_plugins_it_reads_when_it_starts():
-    """mlnotes-incremental reads mlnotes-equations' references and numbers and the problems'
+    """mlnotes-incremental reads what mlnotes-equations says of the pages (which functions
+    compute their equations, which pages link to renumbered equations) and the problems'
     failed figures through one adapter, which stops `make serve` at its first build, naming
     what is missing."""
     from types import SimpleNamespace
@@ -200,12 +201,14 @@ def test_the_incremental_serve_checks_the_plugins_it_reads_when_it_starts():
     with pytest.raises(PluginError, match="reads mlnotes-equations .*is not configured"):
         serve.on_config(config)
     config.plugins["mlnotes-equations"] = object()
-    with pytest.raises(PluginError, match="mlnotes-equations .*has no refs, numbers"):
+    with pytest.raises(
+        PluginError, match="mlnotes-equations .*has no computed_by, citing_renumbered"
+    ):
         serve.on_config(config)
-    site = config.plugins["mlnotes-equations"] = equations.EquationsPlugin()
+    config.plugins["mlnotes-equations"] = equations.EquationsPlugin()
     serve.on_config(config)
-    assert serve.peers.equation_refs() == [] and serve.peers.failed_figures() == {}
-    assert serve.peers.numbers() is site.numbers  # written into: the kept pages' numbers
+    assert serve.peers.computed_by("a.md") == [] and serve.peers.failed_figures() == {}
+    assert serve.peers.citing_renumbered() == set()
     build = incremental.IncrementalPlugin()  # `mkdocs build`: it does nothing, reads nothing
     build.on_startup(command="build", dirty=False)
     assert build.on_config(SimpleNamespace(plugins={})) is not None

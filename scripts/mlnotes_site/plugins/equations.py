@@ -452,15 +452,53 @@ class EquationsConfig(base.Config):
 
 
 class EquationsPlugin(BasePlugin[EquationsConfig]):
-    """Equation <-> code links: "Computed by" lines, equation ids and numbers, API links."""
+    """Equation <-> code links: "Computed by" lines, equation ids and numbers, API links.
+
+    It owns the equation numbers: the other plugins read them through its methods
+    (`page_numbers`, `computed_by`, `citing_renumbered`), never its attributes. Under
+    `mkdocs serve` the plugin object lives as long as the server (it has an `on_startup`
+    event), and a page's numbers are those of the build that last rendered it, so a
+    `--dirty` build knows the numbers of the pages it does not render.
+    """
 
     def __init__(self):
-        self.refs: list[EquationRef] = []  # read by mlnotes-incremental
+        self.refs: list[EquationRef] = []
         self.by_page: dict[str, dict[str, list[str]]] = {}
-        # {src_uri: {label: N}}, filled as pages render; mlnotes-incremental writes the
-        # numbers of the pages a `make serve` build does not re-render into it
-        self.numbers: dict[str, dict[str, int]] = {}
         self.files = None
+        # {src_uri: {label: N}}, from each page's last render
+        self._numbers: dict[str, dict[str, int]] = {}
+        # the pages this build rendered with numbers other than their last render's
+        self._renumbered: set[str] = set()
+        # {page: the pages whose equations it links to}, from its last render
+        self._citing: dict[str, set[str]] = {}
+
+    # --- what the other plugins read ---------------------------------------------------
+
+    def page_numbers(self) -> dict[str, dict[str, int]]:
+        """Each page's equation numbers, `{src_uri: {label: N}}` (a copy): every page's
+        once the build has rendered them all (at `on_env`, and after)."""
+        return {uri: dict(numbers) for uri, numbers in self._numbers.items()}
+
+    def computed_by(self, src_uri: str) -> list[tuple[str, str]]:
+        """`(label, function)` for each equation of the page a docstring names, sorted: what
+        the page's "Computed by" lines say."""
+        return sorted(
+            (label, identifier)
+            for label, identifiers in self.by_page.get(src_uri, {}).items()
+            for identifier in identifiers
+        )
+
+    def citing_renumbered(self) -> set[str]:
+        """The pages that link to an equation of a page this build rendered with new numbers
+        (as those pages linked when they last rendered): the pages whose links must be
+        rendered again, where a `--dirty` build did not render them."""
+        return {page for page, targets in self._citing.items() if targets & self._renumbered}
+
+    # --- events ------------------------------------------------------------------------
+
+    def on_startup(self, *, command, dirty):
+        """(Its presence keeps this plugin object, and so its numbers, for the whole
+        `mkdocs serve`: MkDocs' rule for plugins with an on_startup event.)"""
 
     def on_config(self, config):
         docs = Path(config.docs_dir)
@@ -474,10 +512,15 @@ class EquationsPlugin(BasePlugin[EquationsConfig]):
         for ref in self.refs:
             by_page.setdefault(ref.page, {}).setdefault(ref.label, []).append(ref.identifier)
         self.by_page = by_page
+        self._renumbered = set()
         return config
 
     def on_files(self, files, config):
         self.files = files
+        pages = {f.src_uri for f in files.documentation_pages()}
+        for kept in (self._numbers, self._citing):
+            for uri in set(kept) - pages:
+                del kept[uri]
         return files
 
     def on_page_markdown(self, markdown: str, page, config, files):
@@ -485,8 +528,12 @@ class EquationsPlugin(BasePlugin[EquationsConfig]):
         return add_computed_by(markdown, labels) if labels else markdown
 
     def on_page_content(self, html: str, page, config, files):
-        numbers = self.numbers[page.file.src_uri] = {}
+        uri = page.file.src_uri
+        numbers: dict[str, int] = {}
         html = add_equation_ids(html, numbers)
+        if uri in self._numbers and self._numbers[uri] != numbers:
+            self._renumbered.add(uri)
+        self._numbers[uri] = numbers
         return anchor_next_block(annotate_eqrefs(html, numbers))
 
     def on_post_page(self, output: str, page, config):
@@ -500,10 +547,13 @@ class EquationsPlugin(BasePlugin[EquationsConfig]):
                     "(README: Layout)"
                 )
                 break
-        if "data-mlnotes-equation" not in output:
+        self._citing[page.file.src_uri] = {
+            html.unescape(m.group("page")) for m in PLACEHOLDER.finditer(output)
+        }
+        if not self._citing[page.file.src_uri]:
             return output
         files = self.files
         titles = {
             f.src_uri: f.page.title for f in files.documentation_pages() if f.page and f.page.title
         }
-        return link_docstring_equations(output, page.url, files, titles, self.numbers)
+        return link_docstring_equations(output, page.url, files, titles, self._numbers)

@@ -231,11 +231,6 @@ def _scan(root: Path, file, computed_by: list, failed: dict | None = None) -> di
     return {"sig": sig.hexdigest(), "navkey": navkey, "autodoc": AUTODOC.findall(text)}
 
 
-def _documents(identifiers, ref) -> bool:
-    """Does a page with these `:::` identifiers document the function `ref` names?"""
-    return any(ref.identifier == i or ref.identifier.startswith(i + ".") for i in identifiers)
-
-
 def _pages(files):
     """Every Markdown page, whatever its inclusion (the blog plugin excludes posts until on_nav)."""
     return [f for f in files if f.is_documentation_page()]
@@ -542,7 +537,7 @@ class _Peers:
     # plugin -> what is read of it: the equation references and numbers by
     # page, the figures that failed to draw (kept by mlnotes-problems)
     NEEDS = {
-        "mlnotes-equations": ("refs", "numbers"),
+        "mlnotes-equations": ("computed_by", "citing_renumbered"),
         "mlnotes-problems": ("failed_figures",),
     }
 
@@ -559,14 +554,13 @@ class _Peers:
                 )
             self.plugins[name] = plugin
 
-    def equation_refs(self) -> list:
-        """The `Equation:` references of this build's docstrings (read in mlnotes-equations' on_config)."""
-        return list(self.plugins["mlnotes-equations"].refs)
+    def computed_by(self, src_uri: str) -> list[tuple[str, str]]:
+        """The functions that compute the page's equations, `(label, function)` (mlnotes-equations)."""
+        return self.plugins["mlnotes-equations"].computed_by(src_uri)
 
-    def numbers(self) -> dict:
-        """mlnotes-equations' equation numbers, `{src_uri: {label: N}}` (filled as pages render;
-        the kept numbers of the pages not re-rendered are written into it)."""
-        return self.plugins["mlnotes-equations"].numbers
+    def citing_renumbered(self) -> set[str]:
+        """The pages that link to an equation this build renumbered (mlnotes-equations)."""
+        return self.plugins["mlnotes-equations"].citing_renumbered()
 
     def failed_figures(self) -> dict:
         """The figures this build failed to draw, and why."""
@@ -613,13 +607,9 @@ class IncrementalPlugin(BasePlugin[IncrementalConfig]):
             return files
         root = Path(config.config_file_path or ".").resolve().parent
         pages = _pages(files)
-        refs = self.peers.equation_refs()
-        computed_by = {}
-        for ref in refs:
-            computed_by.setdefault(ref.page, []).append((ref.label, ref.identifier))
         failed = self.peers.failed_figures()
         scans = {
-            f.src_uri: _scan(root, f, sorted(computed_by.get(f.src_uri, [])), failed) for f in pages
+            f.src_uri: _scan(root, f, self.peers.computed_by(f.src_uri), failed) for f in pages
         }
         old = state["pages"]
         key = _global_key(
@@ -667,7 +657,6 @@ class IncrementalPlugin(BasePlugin[IncrementalConfig]):
             "entries": {},
             "mark": 0,
             "global": key,
-            "refs": refs,
         }
         return files
 
@@ -723,7 +712,6 @@ class IncrementalPlugin(BasePlugin[IncrementalConfig]):
         for f in pages:
             if f.page is not None:
                 self._restore(f.page)
-        numbers = self.peers.numbers()
         build["rendered"] = {f.src_uri for f in rendered}
         build["rendered_urls"] = {f.page.url for f in rendered}
         for f in rendered:
@@ -733,7 +721,6 @@ class IncrementalPlugin(BasePlugin[IncrementalConfig]):
                 "shown": f.page.title,
                 "meta": copy.deepcopy(f.page.meta),
                 "search": old.get(f.src_uri, {}).get("search", []),
-                "numbers": copy.deepcopy(numbers.get(f.src_uri, {})),
                 # its links to anchors of other pages ({target src_uri: {anchor: link}}), so
                 # that they are checked again when a target changes, and its anchors, which
                 # the links of the pages re-rendered are checked against (_restore_links)
@@ -741,10 +728,6 @@ class IncrementalPlugin(BasePlugin[IncrementalConfig]):
                 "anchors": upstream.anchors(f.page),
             }
         self._restore_links(files, pages, build["rendered"])
-        # the equation numbers of the pages not re-rendered, for the API pages' links
-        for uri, record in state["pages"].items():
-            if uri not in build["rendered"]:
-                numbers[uri] = copy.deepcopy(record.get("numbers", {}))
         for uri in set(state["pages"]) - {f.src_uri for f in pages}:
             del state["pages"][uri]
         build["order"] = [f.src_uri for f in _served(files)]
@@ -815,32 +798,16 @@ class IncrementalPlugin(BasePlugin[IncrementalConfig]):
                 inventory.setdefault(item.name, item)
 
     def _renumbered(self, config, files, pages, rendered) -> list:
-        """Render the pages that link to an equation whose page was re-rendered with new numbers.
-
-        An API page says "equation (N) of <page>" for each `Equation:` of the functions it
-        documents: when a re-rendered page's numbers differ from its last render, those
-        API pages are rendered too (before any page is written). Returns the files rendered."""
-        state = self.state
-        old, numbers, build = state["pages"], self.peers.numbers(), state["build"]
-        changed = {
-            f.src_uri
-            for f in rendered
-            if f.src_uri in old and numbers.get(f.src_uri, {}) != old[f.src_uri].get("numbers", {})
-        }
-        targets = [ref for ref in build["refs"] if ref.page in changed]
+        """Render the pages that link to an equation whose page was re-rendered with new
+        numbers (mlnotes-equations says which), before any page is written. Returns the files
+        rendered."""
+        citing = self.peers.citing_renumbered()
         done = {f.src_uri for f in rendered}
         extra = []
         for f in pages:
-            scan = build["scans"].get(f.src_uri, {})
-            if (
-                f.src_uri in done
-                or f.page is None
-                or not any(_documents(scan.get("autodoc", []), r) for r in targets)
-            ):
+            if f.src_uri in done or f.page is None or f.src_uri not in citing:
                 continue
-            log.info(
-                f"incremental: equation numbers of {sorted(changed)} changed: re-rendering {f.src_uri}"
-            )
+            log.info(f"incremental: equation numbers it links to changed: re-rendering {f.src_uri}")
             _remove(f.abs_dest_path)
             self.upstream.render(f.page, config, files)
             extra.append(f)
