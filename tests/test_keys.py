@@ -12,7 +12,8 @@ from types import SimpleNamespace
 import pytest
 
 from mlnotes_site import figure_builder, keys
-from mlnotes_site.plugins import incremental, notebooks
+from mlnotes_site.plugins import notebooks
+from mlnotes_site.plugins.incremental import signatures
 
 MODULE = '''"""A module."""
 
@@ -53,7 +54,7 @@ def _figure_and_notebook_keys(root: Path, monkeypatch) -> tuple[str, str]:
 
 def _global_key(root: Path) -> str:
     config = SimpleNamespace(config_file_path=str(root / "mkdocs.yml"), docs_dir=str(root / "docs"))
-    return incremental._global_key(root, config, inputs=("mlnotes", "scripts"))
+    return signatures.global_key(root, config, inputs=("mlnotes", "scripts"))
 
 
 # --- the key ----------------------------------------------------------------------------
@@ -337,10 +338,12 @@ def test_a_pages_serve_key_follows_the_failures_of_the_figures_it_shows(tmp_path
     """`make serve` re-renders a page when a figure it shows fails or recovers (the
     failures are lists of lines, mlnotes-problems)."""
     page = SimpleNamespace(content_bytes=b"![A](../figures/x.svg)\n", src_uri="notes/p.md")
-    clean = incremental._scan(tmp_path, page, [])["sig"]
-    failed = incremental._scan(tmp_path, page, [], {"x": ["line 3: ValueError"]})["sig"]
+    clean = signatures.scan_page(tmp_path, page, []).signature
+    failed = signatures.scan_page(tmp_path, page, [], {"x": ["line 3: ValueError"]}).signature
     assert failed != clean
-    assert incremental._scan(tmp_path, page, [], {"y": ["line 3: ValueError"]})["sig"] == clean
+    assert (
+        signatures.scan_page(tmp_path, page, [], {"y": ["line 3: ValueError"]}).signature == clean
+    )
     with pytest.raises(TypeError, match="not bytes or str"):
         keys.Key("k").add("a list", ["x"])
 
