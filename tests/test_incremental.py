@@ -49,7 +49,7 @@ def test_the_incremental_serve_checks_the_plugins_it_reads_when_it_starts():
 def test_the_serve_rebuilds_every_page_when_a_folders_meta_changes(tmp_path):
     """`make serve` re-renders every page when an input every page reads changes: a folder's
     `.meta.yml` (Material's meta plugin: the search boost) or `.authors.yml` is one, though
-    neither is a page nor copied into the site (scripts/mlnotes_site/plugins/incremental.py)."""
+    neither is a page nor copied into the site (incremental/signatures.py)."""
     docs = tmp_path / "docs"
     (docs / "notes").mkdir(parents=True)
     (docs / "notes" / "page.md").write_text("# A page\n")
