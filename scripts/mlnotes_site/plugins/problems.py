@@ -12,6 +12,10 @@ in a banner naming the file (or key), the line and the message:
 - a syntax error in an `mlnotes` module: its API page (the `:::` block is replaced by the
   error; mkdocstrings would otherwise stop the build), and through the two above every
   figure and notebook that imports it;
+- a file a page includes or documents that does not exist (yet): a `--8<--` snippet (a
+  figure script not written yet, or renamed) or the module of a `:::` block (the line is
+  left out, where pymdownx.snippets or mkdocstrings would otherwise stop the build): that
+  page, naming its line; the page is rendered again when the file appears;
 - an unknown citation key, a TeX error (scripts/mlnotes_site/plugins/typeset.py), a broken link, anything a
   plugin warns about while a page renders: that page;
 - an edit of the build code itself (scripts/mlnotes_site/, but the figure builder, which is
@@ -35,6 +39,7 @@ Options:
 
 from __future__ import annotations
 
+import ast
 import html
 import logging
 import re
@@ -110,6 +115,26 @@ def syntax_error(path: Path, root: Path) -> str | None:
         where = _shown(Path(err.filename or path), root)
         return f"{where}:{err.lineno}: {err.__class__.__name__}: {err.msg}"
     return None
+
+
+def _defines(path: Path, names: list[str]) -> bool:
+    """Is each of `names` (`["Disc", "area"]`) bound somewhere in the module at `path` (a
+    function, a class, an import, an assignment, at any depth)? Loose on purpose: what it
+    misses mkdocstrings reports (stopping the build), what it finds is there. A module that
+    does not parse says yes (syntax_error reports it)."""
+    try:
+        tree = ast.parse(path.read_bytes())
+    except (OSError, SyntaxError, ValueError):
+        return True
+    bound = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            bound.add(node.name)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            bound |= {(a.asname or a.name).split(".")[0] for a in node.names}
+        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            bound.add(node.id)
+    return "*" in bound or all(name in bound for name in names)
 
 
 def banner(problems: list[str]) -> str:
@@ -202,6 +227,19 @@ class ProblemsPlugin(BasePlugin[ProblemsConfig]):
             else f"{uri}:"
         )
 
+        bases = markup.snippet_bases(config)
+        lines = markdown.split("\n")
+        for snippet in markup.snippets(markdown):
+            if markup.snippet_file(snippet.path, bases) is None:
+                folders = ", ".join(_shown(b, self.root) for b in bases)
+                problems.append(
+                    f"{where}{first + snippet.line}: --8<-- {snippet.path!r}: no such file "
+                    f"under pymdownx.snippets' base_path ({folders})"
+                )
+                # left out (the line count kept): pymdownx.snippets shows it as written
+                lines[snippet.line - 1] = markup.without_snippet(lines[snippet.line - 1])
+        markdown = "\n".join(lines)
+
         paths = markup.module_paths(config)
         for block in reversed(markup.autodoc_blocks(markdown)):
             problem = self._autodoc_problem(block.identifier, paths)
@@ -210,7 +248,7 @@ class ProblemsPlugin(BasePlugin[ProblemsConfig]):
                 problems.append(problem)
                 markdown = (
                     markdown[: block.start]
-                    + f'!!! failure "`{block.identifier}` does not compile"\n\n'
+                    + f'!!! failure "`{block.identifier}` cannot be documented"\n\n'
                     + f"    `{problem}`\n\n"
                     + markdown[block.end :]
                 )
@@ -220,11 +258,26 @@ class ProblemsPlugin(BasePlugin[ProblemsConfig]):
         return markdown
 
     def _autodoc_problem(self, identifier: str, paths: list[Path]) -> str | None:
-        """What keeps mkdocstrings from documenting `identifier`: its module does not compile."""
+        """What keeps mkdocstrings from documenting `identifier`, as far as the sources
+        show: no module, a module that does not compile, no such member in it."""
         module = markup.find_module(identifier, paths)
-        if module is None or not module.files:
+        if module is None:  # not a package of the project: an installed one, say
             return None
-        return syntax_error(module.files[0], self.root)
+        if not module.files:
+            folders = ", ".join(_shown(p, self.root) for p in paths)
+            return f"no module of it under {folders}"
+        error = syntax_error(module.files[0], self.root)
+        if error is not None:
+            return error
+        file, members = module.files[0], module.members
+        if members and not _defines(file, members):
+            if file.name == "__init__.py":  # `mlnotes.activations`, not written yet
+                return (
+                    f"no module {_shown(file.parent / members[0], self.root)}.py "
+                    f"(nor `{members[0]}` in {_shown(file, self.root)})"
+                )
+            return f"{_shown(file, self.root)} has no {'.'.join(members)}"
+        return None
 
     @event_priority(-100)  # after every other plugin has had its say
     def on_post_page(self, output: str, *, page: Page, config: MkDocsConfig) -> str:
