@@ -20,9 +20,10 @@ def test_strict_build_has_no_warnings(built_site):
 
 
 def test_every_figure_script_was_drawn_in_both_themes(site):
-    from mlnotes_site.figure_builder import discover
+    from conftest import ROOT
+    from mlnotes_site.figure_builder import FigureProject
 
-    for name in discover():
+    for name in FigureProject.at(ROOT).discover():
         for variant in (f"{name}.svg", f"{name}-dark.svg"):
             assert (site.path / "figures" / variant).stat().st_size > 1000, variant
 

@@ -3,9 +3,10 @@ r"""The pmfs of the four discrete distributions of the notes.
 Bernoulli $\mathrm{Ber}(\theta)$, binomial $\mathrm{Bin}(N, \theta)$, Poisson
 $\mathrm{Poi}(\lambda)$ and geometric $\mathrm{Geo}(\theta)$, each for three parameter
 values, drawn as stems at the integers of the support. The pmfs come from
-`mlnotes.distributions`, which evaluates `scipy.stats` (the page's Checks compare the
-binomial, Poisson and geometric ones with the formulas written out); the dotted line in each panel marks the mean of the distribution
-drawn in the same colour (from the `*_mean_var` functions).
+`mlnotes.distributions`, which computes the Bernoulli's from its formula and the others
+with `scipy.stats` (the page's Checks compare those three with the formulas written
+out); the dotted line in each panel marks the mean of the distribution drawn in the
+same colour (from the `*_mean_var` functions).
 """
 
 import matplotlib.pyplot as plt

@@ -12,7 +12,7 @@ from mkdocs.plugins import BasePlugin
 
 from mlnotes_site.upstream.check import Checker
 
-DIST, PIN = "mkdocs-material", "9.8.1"
+DIST, PIN = "mkdocs-material", "9.8.2"
 
 
 def check(search: BasePlugin | None, blog: BasePlugin | None) -> None:
