@@ -1,4 +1,4 @@
-"""The study apparatus (scripts/mlnotes_site/plugins/notebooks.py, equations.py, docs/javascripts/apparatus.js).
+"""The study apparatus (scripts/mlnotes_site/plugins/notebooks.py, equations/, docs/javascripts/apparatus.js).
 Citations are tests/test_citations.py's.
 
 - equation <-> code: a docstring's `Equation:` section links to the equation, the
@@ -39,7 +39,8 @@ BIB = """
 
 
 def test_hook_doctests():
-    results = [doctest.testmod(module) for module in (notebooks, equations)]
+    modules = (notebooks, equations.docstrings, equations.tree)
+    results = [doctest.testmod(module) for module in modules]
     assert sum(r.attempted for r in results) >= 4 and sum(r.failed for r in results) == 0
 
 
@@ -131,15 +132,56 @@ def test_every_function_that_computes_an_equation_names_it(function):
     )
 
 
-def test_computed_by_line_goes_after_the_block_with_its_indent():
-    md = "Text\n\n    $$\n    \\begin{equation} x \\label{eq:a} \\end{equation}\n    $$\nNext\n"
-    out = equations.add_computed_by(md, {"eq:a": ["pkg.mod.f"]})
-    lines = out.splitlines()
-    i = lines.index("    $$", 3)
-    assert lines[i + 1] == ""
-    assert lines[i + 2] == "    Computed by [`f`][pkg.mod.f]"
-    assert lines[i + 3] == "    {: .mlnotes-computed-by }"
-    assert equations.add_computed_by(md, {"eq:other": ["pkg.mod.f"]}) == md
+def _convert(markdown_text: str, computed_by: dict[str, list[str]]) -> str:
+    """A page's HTML with the site's Markdown extensions that equations meet, and
+    mlnotes-equations' tree processors (`computed_by`: {label: [function, ...]})."""
+    import markdown
+
+    ext = equations.EquationsMarkdown()
+    ext.start_page(computed_by)
+    md = markdown.Markdown(
+        extensions=["admonition", "attr_list", "pymdownx.superfences", "pymdownx.arithmatex", ext],
+        extension_configs={"pymdownx.arithmatex": {"generic": True}},
+    )
+    return md.convert(markdown_text)
+
+
+def test_computed_by_line_goes_after_the_block_in_its_wrapper():
+    md = "Text\n\n$$\n\\begin{equation} x \\label{eq:a} \\end{equation}\n$$\n\nNext\n"
+    html = _convert(md, {"eq:a": ["pkg.mod.f"]})
+    assert re.search(
+        r'<div class="mlnotes-equation" id="eq:a"><div class="arithmatex" data-eqn-start="0">'
+        r'.*?</div>\n<p class="mlnotes-computed-by">Computed by \[<code>f</code>\]\[pkg.mod.f\]</p></div>',
+        html,
+        re.S,
+    ), html
+    assert "computed-by" not in _convert(md, {"eq:other": ["pkg.mod.f"]})
+
+
+def test_computed_by_ignores_dollars_in_code_and_follows_a_bare_environment():
+    """The old line scan toggled on any `$$` line, a code fence's too, and missed a block
+    written as a bare `\\begin{align}`: the tree has arithmatex's blocks only."""
+    md = (
+        "```\n$$\n\\label{eq:a}\n$$\n```\n\n\\begin{align} y \\label{eq:a} \\end{align}\n\nAfter.\n"
+    )
+    html = _convert(md, {"eq:a": ["pkg.mod.f"]})
+    assert html.count("Computed by") == 1, html
+    assert re.search(r'<div class="mlnotes-equation" id="eq:a">.*?Computed by', html, re.S), html
+    assert html.index("<code>$$") < html.index("mlnotes-equation")
+
+
+def test_equations_are_numbered_in_the_pages_order_with_their_eqrefs():
+    md = (
+        "See $\\eqref{eq:c}$.\n\n"
+        "$$\n\\begin{equation} x \\label{eq:a} \\end{equation}\n$$\n\n"
+        '!!! note "N"\n\n    $$\n    \\begin{align} a \\label{eq:b} \\\\ b \\label{eq:c}'
+        " \\end{align}\n    $$\n\n"
+        "$$\ny = 1\n$$\n"
+    )
+    html = _convert(md, {})
+    assert re.findall(r'data-eqn-start="(\d+)"', html) == ["0", "1", "3"]
+    assert '<span class="arithmatex" data-eqrefs="eq:c=3">' in html
+    assert '<div class="mlnotes-equation" id="eq:b"><span id="eq:c"></span>' in html
 
 
 # --- strict builds of a scratch project -------------------------------------------------------
@@ -227,7 +269,8 @@ def test_equation_links_back_to_its_function(site):
     )
     reference = (site.path / "reference" / "cnn" / "index.html").read_text()
     assert re.search(
-        r'<a class="mlnotes-equation-link" data-preview href="../../notes/cnn/#eq:cnn-output-size">equation \(1\) of ',
+        r'<a class="autorefs autorefs-internal mlnotes-equation-link" '
+        r'href="../../notes/cnn/#eq:cnn-output-size" data-preview>equation \(1\) of ',
         reference,
     )
 
@@ -496,14 +539,13 @@ def test_a_preview_numbers_an_equation_as_its_page_does(base_url, browser):
 
 def test_computed_by_line_in_an_admonition_is_one_paragraph():
     """Raw HTML indented in an admonition came out as <p><p class=...></p></p>."""
-    import markdown
-
     md = '!!! note "N"\n\n    $$\n    \\begin{equation} x \\label{eq:a} \\end{equation}\n    $$\n'
-    html = markdown.markdown(
-        equations.add_computed_by(md, {"eq:a": ["pkg.mod.f"]}),
-        extensions=["admonition", "attr_list", "md_in_html"],
-    )
-    assert '<p class="mlnotes-computed-by">Computed by' in html
+    html = _convert(md, {"eq:a": ["pkg.mod.f"]})
+    assert re.search(
+        r'<div class="admonition note">.*<p class="mlnotes-computed-by">Computed by.*</div>',
+        html,
+        re.S,
+    ), html
     assert "<p><p" not in html
 
 

@@ -12,7 +12,8 @@ import tiny
 from bs4 import BeautifulSoup
 from test_plugins_tiny import FIGURE, TINY_PACKAGE
 
-from mlnotes_site.plugins.figure_blocks import alt_text, drawn_by, shown_figures
+from mlnotes_site.markup import figure_names
+from mlnotes_site.plugins.figure_blocks import alt_text, drawn_by
 
 ALT = "A line of four points: the area of a square against its side, from 0 to 9."
 SCRIPT = FIGURE.format(extra="").replace(
@@ -222,13 +223,13 @@ def test_drawn_by_lists_the_functions_as_the_captions_did(functions, sentence):
     assert drawn_by("x", "scripts/figures/x.py", functions) == sentence.replace("X", link)
 
 
-def test_shown_figures_reads_blocks_and_images_in_order():
+def test_figure_names_reads_blocks_and_images_in_order():
     text = (
         "/// figure | b_fig\n    id: fig-b\nCaption.\n///\n\n"
         "![alt](../figures/a_fig-dark.svg#only-dark)\n> /// figure | c_fig\n"
         "/// figure-caption | #fig-d\n/// figure | b_fig\n"
     )
-    assert shown_figures(text) == ["b_fig", "c_fig", "a_fig"]
+    assert figure_names(text) == ["b_fig", "c_fig", "a_fig"]
 
 
 def test_a_box_with_an_id_marks_its_first_child_for_its_preview():

@@ -179,7 +179,7 @@ def test_the_search_index_shows_the_pages_equation_numbers(plugin, tmp_path):
     p.on_files(files, config=config)
     config.plugins = {
         "mlnotes-equations": SimpleNamespace(
-            numbers={"notes/p.md": {"eq:bayes": 2}, "index.md": {"eq:bayes": 7}}
+            page_numbers=lambda: {"notes/p.md": {"eq:bayes": 2}, "index.md": {"eq:bayes": 7}}
         )
     }
     display = r"\[\begin{equation} p(h \mid y) = x \label{eq:bayes} \end{equation}\]"

@@ -50,16 +50,7 @@ log = get_plugin_logger("figures")
 THEMES = (("", "only-light"), ("-dark", "only-dark"))  # file suffix, Material's URL fragment
 
 REFERENCE = r"\[\]\[(fig-[\w-]+)\]"  # `[][fig-x]`: empty text, a figure's label
-BLOCK_LINE = re.compile(r"^[ \t>]*/{3,}[ \t]*figure[ \t]*\|[ \t]*([\w-]+)", re.M)
-DRAWING = re.compile(r"figures/([\w.-]+?)(?:-dark)?\.svg")
 MARK = "data-mlnotes-figure-ref"  # on a reference between the inline parse and numbering
-
-
-def shown_figures(markdown: str) -> list[str]:
-    """The figures a page's Markdown shows, by script name: its figure blocks', then any
-    image of docs/figures/ (for the serve's dependencies and its problem banners)."""
-    found = BLOCK_LINE.findall(markdown) + DRAWING.findall(markdown)
-    return list(dict.fromkeys(found))
 
 
 def alt_text(script: Path) -> str | None:
