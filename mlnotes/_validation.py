@@ -1,17 +1,11 @@
 """Argument checks shared by every public function of `mlnotes` (private).
 
-One check per kind of argument, so the same kind is treated the same way in every
-module:
-
-- `integer`: a Python or NumPy integer (never a bool, a float or a string);
-- `real`: a Python or NumPy real number (never a bool, complex, string or None),
-  NaN always rejected, ±inf rejected unless allowed, optionally within a range;
-- `probability`: a real number in [0, 1] (or (0, 1]);
-- `real_array`: an array-like of real numbers, returned as a float64 array
-  (booleans, complex values, strings, None and ragged nesting rejected; NaN always
-  rejected; ±inf rejected unless allowed);
-- `floating_dtype`: a floating `torch.dtype` for a table (integer, bool and
-  complex dtypes rejected; `None` means torch's default dtype).
+One check per kind of argument, so the same kind is treated the same way everywhere:
+`integer` (a Python or NumPy integer, never a bool, float or string), `boolean` (a
+Python or NumPy bool), `real` and `probability` (a real number, NaN always rejected,
+±inf unless allowed, optionally within a range), `real_array` and `probability_array`
+(an array-like of real numbers as a float64 array: booleans, complex values, strings,
+None and ragged nesting rejected), `floating_dtype` (a floating `torch.dtype`).
 
 Every error is a `TypeError` (wrong kind of value) or a `ValueError` (right kind,
 wrong value) whose message names the argument and shows the value received (an
@@ -27,6 +21,7 @@ import reprlib
 import numpy as np
 
 __all__ = [
+    "boolean",
     "floating_dtype",
     "integer",
     "probability",
@@ -77,6 +72,17 @@ def integer(value: object, name: str, *, minimum: int | None = None) -> int:
         )
         raise ValueError(f"{name} must be {kind}, got {value}")
     return value
+
+
+def boolean(value: object, name: str) -> bool:
+    """Return `value` as a Python bool, checking it is a Python or NumPy bool.
+
+    Anything else (0 and 1 included, which a flag would silently accept as falsy or
+    truthy) raises `TypeError`.
+    """
+    if not _is_bool(value):
+        raise TypeError(f"{name} must be True or False, got {show(value)} ({type(value).__name__})")
+    return bool(value)
 
 
 def _range_text(low, low_open, high, high_open) -> str:

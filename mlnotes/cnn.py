@@ -4,18 +4,15 @@ A convolutional layer slides a kernel of `kernel_size` taps, spaced `dilation`
 apart, over an input of length `n` padded with `padding` zeros on each side, moving
 `stride` positions at a time. These functions compute, per spatial dimension, where
 the kernel lands and how big the output is, with the conventions of
-`torch.nn.Conv1d`/`Conv2d`/`Conv3d` (the tests check them against `torch.nn.Conv2d`).
-
-Every argument is a Python (or NumPy) integer; a float or a bool raises `TypeError`,
-an out-of-range value or an empty output raises `ValueError` naming the argument.
+`torch.nn.Conv1d`/`Conv2d`/`Conv3d`. Every argument is a Python (or NumPy) integer; a
+float or a bool raises `TypeError`, an out-of-range value or an empty output raises
+`ValueError` naming the argument.
 
 References:
-    Notes "MAC5921 - Deep Learning" (2025-11-23), opening section "Convolutional
-    Neural Networks" (stride and padding).
+    Notes "MAC5921 - Deep Learning" (2025-11-23), "Convolutional Neural Networks".
     V. Dumoulin and F. Visin, *A guide to convolution arithmetic for deep learning*,
-    arXiv:1603.07285, 2016, chapter 2 (padding, strides) and section 5.1 (dilation).
-    I. Goodfellow, Y. Bengio and A. Courville, *Deep Learning*, MIT Press, 2016,
-    section 9.5.
+    arXiv:1603.07285, 2016, chapter 2 and section 5.1. I. Goodfellow, Y. Bengio and
+    A. Courville, *Deep Learning*, MIT Press, 2016, section 9.5.
 """
 
 from __future__ import annotations

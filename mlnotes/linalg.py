@@ -1,30 +1,18 @@
 r"""Linear algebra of the notes: distances, projection, Gram–Schmidt, diagonalization.
 
-What the notes teach is written out here: the distance formulas (Definitions 2.1–2.4,
-in vector form and in the scalar forms the notes give), the orthogonal projection onto
-a span (Definition 2.7), the Gram–Schmidt process (section 2.2.1) and a numerical
-check that a matrix is diagonalizable (section 2.3.2). What a well-kept library already computes
-is called, not rewritten: the rank is `numpy.linalg.matrix_rank`, a basis of the range
-and of the nullspace are `scipy.linalg.orth` and `scipy.linalg.null_space`,
-eigenvalues and eigenvectors are `numpy.linalg.eig`.
+The notes' formulas written out: the distances of Definitions 2.1–2.4 (vector and
+scalar forms), the projection onto a span (Definition 2.7), the Gram–Schmidt process
+(section 2.2.1) and a numerical diagonalizability test (section 2.3.2); rank, range,
+nullspace and eigenvectors are NumPy's and SciPy's. Bad input raises `ValueError` or
+`TypeError` naming the argument.
 
-Every function takes array-likes of real numbers and returns NumPy arrays or Python
-floats. Bad input raises `ValueError` (or `TypeError` for booleans, complex numbers,
-strings and None) naming the argument and the value received. The distances do not
-overflow or underflow on finite input whose distance is a float: the scalar forms of
-Definitions 2.2–2.4 are evaluated exactly in rational arithmetic and rounded at the end
-(twice: the ratio under the square root, then the root), the distance between two
-points is `math.dist` (`math.hypot` in its scalar form), and the other vector forms
-work on $Q - P$ and the direction vectors divided by powers of two (exact; only a
-coordinate more than about $10^{307}$ times smaller than the largest one of its vector
-underflows).
+Each distance is its formula evaluated exactly at the given floats, rounded: within two
+ulps (one where computed with `fractions`) at any magnitude where that value is a
+normal float, and `inf` only when it exceeds the largest float.
 
 References:
-    Notes "MAC5921 - Deep Learning" (2025-11-23), section 2 "Linear Algebra", and
-    "Chapter 2 - Probability: Univariate Models" (2025-07-15), section 2.
-    G. Strang, *Introduction to Linear Algebra*, 5th ed., Wellesley-Cambridge, 2016,
-    sections 4.2 (projections), 4.4 (Gram–Schmidt), 6.1–6.2 (eigenvalues,
-    diagonalization).
+    Notes "MAC5921 - Deep Learning" (2025-11-23), section 2. G. Strang, *Introduction
+    to Linear Algebra*, 5th ed., 2016, sections 4.2, 4.4 and 6.1–6.2.
 """
 
 from __future__ import annotations
@@ -55,6 +43,8 @@ __all__ = [
 # fraction of its length: the relative size of what numerical round-off leaves of an
 # exactly dependent column is a few machine epsilons times the condition number.
 _DEPENDENCE_RTOL = 1e-10
+# distance_line_line refuses directions u, v with sin^2(angle) <= this (|sin| <= 1e-10).
+_PARALLEL_SIN2 = Fraction(1, 10**20)
 
 
 def _vector(x: ArrayLike, name: str) -> np.ndarray:
@@ -76,34 +66,28 @@ def _exponent(x: np.ndarray) -> int:
     return math.frexp(largest)[1] if largest > 0 else 0
 
 
-def _unscale(value: float, e: int) -> float:
-    """`value * 2**e`, `inf` (not OverflowError) beyond the largest float."""
-    try:
-        return math.ldexp(value, e)
-    except OverflowError:
-        return math.inf
+def _rationals(x: np.ndarray) -> list[Fraction]:
+    """The entries of `x` as exact rationals (every finite float is one)."""
+    return [Fraction(v) for v in x.tolist()]
 
 
-def _difference(p: np.ndarray, q: np.ndarray) -> tuple[np.ndarray, int]:
-    """`(d, e)` with `q - p == d * 2**e` and `d` in [-1, 1].
+def _dot(a: list[Fraction], b: list[Fraction]) -> Fraction:
+    """The exact dot product of two rational vectors."""
+    return sum((x * y for x, y in zip(a, b)), Fraction(0))
 
-    `q - p` is rounded once per entry; it overflows only where `p` and `q` are both
-    near the largest float with opposite signs, and then `q/2 - p/2` is used.
-    """
-    with np.errstate(over="ignore"):
-        d = q - p
-    halved = 0
-    if not np.all(np.isfinite(d)):
-        d, halved = q * 0.5 - p * 0.5, 1
-    e = _exponent(d)
-    return np.ldexp(d, -e), e + halved
+
+def _minus(q: list[Fraction], p: list[Fraction]) -> list[Fraction]:
+    """The exact difference `q - p` of two rational vectors."""
+    return [b - a for a, b in zip(p, q)]
 
 
 def _sqrt_ratio(numerator: Fraction, denominator: Fraction) -> float:
-    """`sqrt(numerator / denominator)` of exact positive rationals, rounded at the end.
+    """`sqrt(numerator / denominator)` of exact rationals (numerator >= 0 < denominator).
 
-    The ratio is brought into [1, 4) by a power of 4 (exact), its square root taken
-    in floating point and scaled back: `inf` when the result exceeds the largest float.
+    The ratio is brought into [1/2, 4) by a power of 4 (exact), rounded to a float,
+    its square root taken (rounded again) and scaled back by a power of 2: within one
+    ulp of the exact root where that is a normal float (a third rounding below it),
+    `inf` when it exceeds the largest float.
     """
     ratio = numerator / denominator
     if ratio == 0:
@@ -155,30 +139,21 @@ def gram_schmidt(
     r"""Orthogonalize the columns of `X` with the Gram–Schmidt process.
 
     Column $i$ of the result is column $i$ of `X` minus its projections onto the
-    columns already computed,
+    columns already computed, divided by its norm when `normalize` is true:
 
     $$\mathbf{v}_i = \mathbf{x}_i - \sum_{j=1}^{i-1}
-      \frac{\mathbf{x}_i \cdot \mathbf{v}_j}{\|\mathbf{v}_j\|_2^2}\,\mathbf{v}_j,$$
+      \frac{\mathbf{x}_i \cdot \mathbf{v}_j}{\|\mathbf{v}_j\|_2^2}\,\mathbf{v}_j.$$
 
-    then divided by its norm when `normalize` is true. The first $k$ columns of the
-    result span the same subspace as the first $k$ columns of `X`, for every $k$.
-
-    The projections are subtracted one at a time from the running vector ("modified"
-    Gram–Schmidt), and then a second time ("re-orthogonalisation"): the same result in
-    exact arithmetic. One pass is not enough in floating point: modified Gram–Schmidt
-    loses orthogonality in proportion to the condition number of `X` (on the
-    $8 \times 8$ Hilbert matrix, condition number $1.5 \times 10^{10}$,
-    $\max|Q^\top Q - I|$ is about $10^{-7}$ after one pass). After the second pass it is
-    $2 \times 10^{-16}$ there, as for `numpy.linalg.qr` ($4 \times 10^{-16}$), and the tests
-    check $\max|Q^\top Q - I| < 10^{-13}$ on random matrices with condition numbers up to
-    $10^{9}$: a measurement, not a theorem for every input.
+    The first $k$ columns of the result span what the first $k$ columns of `X` span,
+    for every $k$. The projections are subtracted one at a time ("modified"
+    Gram–Schmidt), twice over: the second pass removes what rounding left.
 
     Args:
         X: Matrix of shape `(m, n)` whose `n` columns are linearly independent vectors
             of $\mathbb{R}^m$ (so `n <= m`). A 1-D array of shape `(m,)` is one column.
         normalize: If true (the default) return orthonormal columns; if false,
             orthogonal columns $\mathbf{v}_i$ as in the notes' equations.
-        rtol: Dependence tolerance, in $(0, 1)$: column $i$ counts as a combination
+        rtol: Dependence tolerance, in $(0, 1)$: column $i$ is refused as a combination
             of the previous ones when what is left of it after the projections is
             shorter than `rtol` times its length.
 
@@ -188,37 +163,27 @@ def gram_schmidt(
 
     Raises:
         ValueError: If `X` is not 1-D or 2-D, is empty, has NaN or ±inf entries, or
-            its columns are dependent to relative tolerance `rtol` (what is left of a
-            column after the projections is shorter than `rtol` times its length; this
-            includes a zero column and more columns than rows), or `rtol` is not in
-            $(0, 1)$. The test is numerical: it refuses some independent columns
-            that are nearly dependent, e.g. the $10 \times 10$ Hilbert matrix
-            (invertible, condition number $1.6 \times 10^{13}$: column 9 keeps less
-            than $10^{-10}$ of its length); with `rtol=1e-12` it passes, and
-            $\max|Q^\top Q - I|$ is $3 \times 10^{-16}$.
+            its columns are dependent to relative tolerance `rtol` (a zero column and
+            more columns than rows included), or `rtol` is not in $(0, 1)$. The test
+            is numerical: nearly dependent columns are refused too (the $10 \times 10$
+            Hilbert matrix is invertible, but refused at the default `rtol`).
         TypeError: If `X` holds something other than real numbers (booleans,
-            complex numbers, strings, None).
+            complex numbers, strings, None), or `normalize` is not a bool.
+
+    Precision:
+        With `normalize`, $\max|\mathbf{Q}^\top\mathbf{Q} - \mathbf{I}| < 10^{-13}$ for
+        up to 8 columns of condition number up to $10^{9}$.
 
     Examples:
         >>> import numpy as np
         >>> X = np.array([[3.0, 2.0], [1.0, 2.0]])
-        >>> gram_schmidt(X, normalize=False)
+        >>> gram_schmidt(X, normalize=False)            # v2 = x2 - (8/10) x1
         array([[ 3. , -0.4],
                [ 1. ,  1.2]])
         >>> Q = gram_schmidt(X)
-        >>> np.allclose(Q.T @ Q, np.eye(2))
-        True
-
-        The first $k$ columns span what the first $k$ columns of `X` span: each column
-        of `X` is a combination of the columns of `Q` up to its own index, with an
-        upper-triangular matrix of coefficients (this is the QR factorization).
-
-        >>> R = Q.T @ X
-        >>> np.allclose(np.tril(R, -1), 0) and np.allclose(Q @ R, X)
-        True
-
-        Dependent columns have no orthogonal basis of the same size:
-
+        >>> R = Q.T @ X                                 # the QR factorization
+        >>> np.allclose(Q.T @ Q, np.eye(2)), np.allclose(np.tril(R, -1), 0)
+        (True, True)
         >>> gram_schmidt([[1.0, 2.0], [1.0, 2.0]])
         Traceback (most recent call last):
         ...
@@ -230,12 +195,12 @@ def gram_schmidt(
 
     References:
         Notes, section 2.2.1 "The Gram-Schmidt Process for Orthogonalization"
-        (corrected: the projection divides by
-        $\|\mathbf{v}_j\|_2^2$). Strang, *Introduction to Linear Algebra*, 5th ed.,
-        section 4.4.
+        (corrected: the projection divides by $\|\mathbf{v}_j\|_2^2$). Strang,
+        *Introduction to Linear Algebra*, 5th ed., section 4.4.
     """
     arr = V.real_array(X, "X", what="a matrix of real numbers").copy()  # overwritten below
     rtol = V.real(rtol, "rtol", low=0.0, low_open=True, high=1.0, high_open=True)
+    normalize = V.boolean(normalize, "normalize")
     one_d = arr.ndim == 1
     if one_d:
         arr = arr[:, None]
@@ -247,7 +212,8 @@ def gram_schmidt(
             f"X has linearly dependent columns: {n} columns in R^{m} (shape {arr.shape})"
         )
     # Scaling a column scales its v_i and leaves the others unchanged, so work on
-    # columns of largest entry 1 (no overflow or underflow in the dot products).
+    # columns of largest entry 1 (no overflow in the dot products; what underflows is
+    # negligible against 1).
     scales = np.abs(arr).max(axis=0)
     for i in np.flatnonzero(scales == 0)[:1]:
         which = f"columns 0..{i - 1}" if i else "nothing"
@@ -437,7 +403,8 @@ def distance_point_plane(p: ArrayLike, q: ArrayLike, normal: ArrayLike) -> float
 
     The hyperplane $\Sigma$ passes through $Q$ with normal vector $\vec{n}$; in
     $\mathbb{R}^3$ it is a plane, in $\mathbb{R}^2$ a line. The distance is the length
-    of the projection of $\vec{PQ} = Q - P$ onto the normal.
+    of the projection of $\vec{PQ} = Q - P$ onto the normal, computed exactly in
+    rational arithmetic, then rounded.
 
     Args:
         p: Point $P$, shape `(n,)`.
@@ -471,9 +438,9 @@ def distance_point_plane(p: ArrayLike, q: ArrayLike, normal: ArrayLike) -> float
     p_arr, q_arr, n_arr = _vector(p, "p"), _vector(q, "q"), _vector(normal, "normal")
     _same_dim(p=p_arr, q=q_arr, normal=n_arr)
     _nonzero(n_arr, "normal", "vector")
-    pq, e = _difference(p_arr, q_arr)
-    unit = np.ldexp(n_arr, -_exponent(n_arr))  # the distance does not depend on |normal|
-    return _unscale(float(abs(pq @ unit) / np.linalg.norm(unit)), e)
+    normal_ = _rationals(n_arr)
+    dot = _dot(_minus(_rationals(q_arr), _rationals(p_arr)), normal_)  # exact
+    return _sqrt_ratio(dot * dot, _dot(normal_, normal_))
 
 
 def distance_point_plane_scalar(
@@ -483,8 +450,9 @@ def distance_point_plane_scalar(
 
     The scalar form $\dfrac{|a x_0 + b y_0 + c z_0 + d|}{\sqrt{a^2 + b^2 + c^2}}$,
     evaluated exactly in rational arithmetic (`fractions.Fraction`) and rounded at the
-    end (twice: the ratio under the square root, then the root): no overflow, underflow
-    or cancellation on finite input.
+    end (the ratio under the square root, then the root): no overflow, underflow or
+    cancellation on the way, so the result is within one ulp of the exact distance
+    where that is a normal float, and `inf` only when it exceeds the largest float.
 
     Args:
         x0: First coordinate of $P$.
@@ -529,8 +497,9 @@ def distance_point_line(p: ArrayLike, q: ArrayLike, u: ArrayLike) -> float:
     The distance is the length of the part of $\vec{PQ} = Q - P$ orthogonal to the
     line, $\|\vec{PQ} - \operatorname{proj}(\vec{PQ}, \vec{u})\|_2$, which in
     $\mathbb{R}^3$ equals the notes' $\|\vec{PQ} \times \vec{u}\|_2 / \|\vec{u}\|_2$
-    (the notes' formula needs a cross product, which `numpy.cross` computes in
-    $\mathbb{R}^3$ only; this form needs none and works in any dimension).
+    (the notes' formula needs a cross product, which `numpy.cross` computes for
+    3-vectors, and, deprecated since NumPy 2.0, for 2-vectors; this form needs none and
+    works in any dimension). Computed exactly in rational arithmetic, then rounded.
 
     Args:
         p: Point $P$, shape `(n,)`.
@@ -571,9 +540,10 @@ def distance_point_line(p: ArrayLike, q: ArrayLike, u: ArrayLike) -> float:
     p_arr, q_arr, u_arr = _vector(p, "p"), _vector(q, "q"), _vector(u, "u")
     _same_dim(p=p_arr, q=q_arr, u=u_arr)
     _nonzero(u_arr, "u", "direction vector")
-    pq, e = _difference(p_arr, q_arr)
-    unit = np.ldexp(u_arr, -_exponent(u_arr))
-    return _unscale(float(np.linalg.norm(pq - _proj(pq, unit))), e)
+    pq, direction = _minus(_rationals(q_arr), _rationals(p_arr)), _rationals(u_arr)
+    uu, pu = _dot(direction, direction), _dot(pq, direction)
+    # |PQ - proj(PQ, u)|^2 = |PQ|^2 - (PQ . u)^2 / |u|^2, exactly
+    return _sqrt_ratio(_dot(pq, pq) * uu - pu * pu, uu)
 
 
 def distance_point_line_scalar(x0: float, y0: float, a: float, b: float, c: float) -> float:
@@ -581,7 +551,8 @@ def distance_point_line_scalar(x0: float, y0: float, a: float, b: float, c: floa
 
     The scalar form $\dfrac{|a x_0 + b y_0 + c|}{\sqrt{a^2 + b^2}}$, evaluated exactly
     in rational arithmetic and rounded at the end (the ratio under the square root, then
-    the root): no overflow, underflow or cancellation on finite input.
+    the root): within one ulp of the exact distance where that is a normal float, `inf`
+    only when it exceeds the largest float.
 
     Args:
         x0: First coordinate of $P$.
@@ -624,7 +595,7 @@ def distance_line_line(p: ArrayLike, u: ArrayLike, q: ArrayLike, v: ArrayLike) -
     $\|\vec{PQ} - \operatorname{proj}(\vec{PQ}, [\vec{u}\ \vec{v}])\|_2$. In
     $\mathbb{R}^3$ this is the notes' formula
     $|\vec{PQ}\cdot(\vec{u}\times\vec{v})| / \|\vec{u}\times\vec{v}\|_2$; lines that
-    intersect are at distance 0.
+    intersect are at distance 0. Computed exactly in rational arithmetic, then rounded.
 
     Args:
         p: Point $P$ on the first line, shape `(n,)`.
@@ -638,10 +609,10 @@ def distance_line_line(p: ArrayLike, u: ArrayLike, q: ArrayLike, v: ArrayLike) -
     Raises:
         TypeError: If a vector holds something other than real numbers.
         ValueError: If the vectors have different lengths or hold NaN or ±inf, a
-            direction is zero, or the lines are parallel or nearly so ($\vec{u}$ and
-            $\vec{v}$ are dependent to [`gram_schmidt`][mlnotes.linalg.gram_schmidt]'s
-            tolerance; in $\mathbb{R}^3$, $\vec{u}\times\vec{v} = \vec{0}$, where the
-            notes' formula divides by zero; the distance between parallel lines is
+            direction is zero, or the lines are parallel or nearly so: the sine of the
+            angle between $\vec{u}$ and $\vec{v}$ is at most $10^{-10}$ in absolute
+            value (for parallel lines of $\mathbb{R}^3$, $\vec{u}\times\vec{v} =
+            \vec{0}$ and the notes' formula divides by zero; their distance is
             `distance_point_line(p, q, v)`).
 
     Examples:
@@ -674,15 +645,19 @@ def distance_line_line(p: ArrayLike, u: ArrayLike, q: ArrayLike, v: ArrayLike) -
     _same_dim(p=p_arr, u=u_arr, q=q_arr, v=v_arr)
     _nonzero(u_arr, "u", "direction vector")
     _nonzero(v_arr, "v", "direction vector")
-    try:
-        basis = gram_schmidt(np.column_stack([u_arr, v_arr]))
-    except ValueError:
+    u_, v_ = _rationals(u_arr), _rationals(v_arr)
+    uu, vv, uv = _dot(u_, u_), _dot(v_, v_), _dot(u_, v_)
+    gram = uu * vv - uv * uv  # |u|^2 |v|^2 sin^2(angle), exactly
+    if gram <= _PARALLEL_SIN2 * uu * vv:
         raise ValueError(
             f"the lines are parallel (u = {u_arr.tolist()}, v = {v_arr.tolist()}): "
             "u x v = 0, use distance_point_line(p, q, v)"
-        ) from None
-    pq, e = _difference(p_arr, q_arr)
-    return _unscale(float(np.linalg.norm(pq - basis @ (basis.T @ pq))), e)
+        )
+    pq = _minus(_rationals(q_arr), _rationals(p_arr))
+    pu, pv = _dot(pq, u_), _dot(pq, v_)
+    # |PQ|^2 minus the squared length of its projection onto span(u, v), exactly
+    projected = (pu * pu * vv - 2 * pu * pv * uv + pv * pv * uu) / gram
+    return _sqrt_ratio(_dot(pq, pq) - projected, Fraction(1))
 
 
 def distance_line_line_scalar(

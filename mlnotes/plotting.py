@@ -1,28 +1,13 @@
 """What several figures share: the light and dark styles and the palette.
 
 Every figure on the site is drawn twice, once under [`style("light")`][mlnotes.plotting.style]
-and once under `style("dark")`, by `scripts/mlnotes_site/figure_builder.py`. Scripts take their line
+and once under `style("dark")`, by the site's figure builder. Scripts take their line
 and marker colours from the style's cycle (`"C0"`, `"C1"`, ...) or from
 [`PALETTE`][mlnotes.plotting.PALETTE] (the heatmaps use matplotlib's colormaps), so that both
 variants stay readable: the palette is the Okabe–Ito colour-blind safe set
 without its black, with orange, sky blue and yellow darkened so that every colour has at
 least 3:1 contrast against both backgrounds; the dark theme's cycle uses the original
 seven colours.
-
-Examples:
-    >>> import matplotlib.pyplot as plt
-    >>> from mlnotes.plotting import style, PALETTE
-    >>> with style("dark"):
-    ...     fig, ax = plt.subplots()
-    ...     face = fig.get_facecolor()
-    >>> face[3]   # transparent: the page's own background shows through
-    0.0
-    >>> len(PALETTE)
-    7
-    >>> style("sepia")
-    Traceback (most recent call last):
-    ...
-    ValueError: theme must be 'light' or 'dark', got 'sepia'
 """
 
 from __future__ import annotations
@@ -118,11 +103,12 @@ def style(theme: str = "light") -> AbstractContextManager[None]:
         A context manager: figures created inside it use the theme's colours, a
         transparent background, and fixed SVG ids and glyph paths. The SVG file is
         the same bytes for the same figure only if `savefig` is also given
-        `metadata={"Date": None}` (otherwise it records the time), as
-        `scripts/mlnotes_site/figure_builder.py` does.
+        `metadata={"Date": None}` (otherwise it records the time), as the site's
+        figure builder does.
 
     Raises:
-        ValueError: if `theme` is neither `"light"` nor `"dark"`.
+        ValueError: If `theme` is a string other than `"light"` and `"dark"`.
+        TypeError: If `theme` is not a string.
 
     Examples:
         >>> import matplotlib.pyplot as plt
@@ -131,6 +117,12 @@ def style(theme: str = "light") -> AbstractContextManager[None]:
         ...     line, = ax.plot([0, 1])
         >>> line.get_color()
         '#0072B2'
+        >>> fig.get_facecolor()[3]   # transparent: the page's own background shows through
+        0.0
+        >>> style("sepia")
+        Traceback (most recent call last):
+        ...
+        ValueError: theme must be 'light' or 'dark', got 'sepia'
         >>> import io
         >>> def svg(**kwargs):
         ...     out = io.BytesIO()
@@ -143,6 +135,8 @@ def style(theme: str = "light") -> AbstractContextManager[None]:
         True
         >>> plt.close(fig)
     """
+    if not isinstance(theme, str):
+        raise TypeError(f"theme must be 'light' or 'dark' (a str), got {theme!r}")
     if theme not in THEMES:
         raise ValueError(f"theme must be 'light' or 'dark', got {theme!r}")
     return _style(theme)

@@ -155,9 +155,11 @@ def normal_cdf(x: ArrayLike, mu: float = 0.0, sigma: float = 1.0) -> float | np.
 
 
 def normal_ppf(q: ArrayLike, mu: float = 0.0, sigma: float = 1.0) -> float | np.ndarray:
-    r"""Quantile function (ppf, probit, inverse cdf) of $\mathcal{N}(\mu, \sigma^2)$.
+    r"""Quantile function (ppf, inverse cdf) of $\mathcal{N}(\mu, \sigma^2)$.
 
-    Returns the $x_q$ with $P(X \le x_q) = q$, that is $x_q = \mu + \sigma\,\Phi^{-1}(q)$.
+    Returns the $x_q$ with $P(X \le x_q) = q$, that is $x_q = \mu + \sigma\,\Phi^{-1}(q)$,
+    where $\Phi^{-1}$, the standard normal's ppf ($\mu = 0$, $\sigma = 1$), is the
+    *probit* function.
     Computed by `scipy.stats.norm.ppf`, which returns a silent `nan` for `q`
     outside $[0, 1]$; this function raises instead.
 
@@ -330,8 +332,8 @@ def is_independent(
     Args:
         joint: A 2-D array-like, non-negative, summing to 1.
         rtol: Relative tolerance, in $[0, 1)$: what rounding leaves of an exact
-            product (about $10^{-16}$ times the number of cells) is far below the
-            default $10^{-9}$.
+            product (about $10^{-16}$ times the number of rows plus columns, from the
+            sums of the marginals) is far below the default $10^{-9}$.
         atol: Absolute tolerance, $\ge 0$; the default, the smallest normal float
             ($2.2 \times 10^{-308}$), only forgives differences in the subnormal range,
             where floats lose their relative precision.
@@ -585,8 +587,7 @@ def monty_hall_wins(n_games: int, switch: bool, seed: int = 0) -> np.ndarray:
         Notes, section 1.4.1, Question 1.
     """
     n = V.integer(n_games, "n_games", minimum=1)
-    if not isinstance(switch, (bool, np.bool_)):
-        raise TypeError(f"switch must be True or False, got {V.show(switch)}")
+    switch = V.boolean(switch, "switch")
     seed = V.integer(seed, "seed", minimum=0)
     rng = np.random.default_rng(seed)
     prize = rng.integers(0, 3, size=n)  # doors 0, 1, 2 here; 1, 2, 3 in the notes

@@ -23,8 +23,7 @@ from pathlib import Path
 import pytest
 from hypothesis import settings
 
-# scripts (the mlnotes_site package) and scripts/dev (headless) are on sys.path
-# through pytest's `pythonpath` option (pyproject.toml).
+# the mlnotes_site package is installed with the project (pyproject.toml)
 from mlnotes_site.chromium import serve
 
 # The browser layer's fixtures (the guarded `browser`, `reader`, the `desktop` and `phone`
@@ -124,21 +123,27 @@ def base_url(site):
 
 
 @pytest.fixture
-def scratch_package(tmp_path, monkeypatch) -> Path:
-    """A scratch project root whose `mlnotes/` has alpha (imports beta), beta and gamma.
-
-    `figure_builder` (whose dependency tracking the figure and notebook caches share)
-    is pointed at it.
-    """
-    from mlnotes_site import figure_builder
-
+def scratch_package(tmp_path) -> Path:
+    """A scratch project root whose `mlnotes/` has alpha (imports beta), beta and gamma,
+    and a `plotting.py` with two styles (figures drawn there differ by theme)."""
     package = tmp_path / "mlnotes"
     package.mkdir()
     (package / "__init__.py").write_text("")
-    (package / "plotting.py").write_text("STYLE = 1\n")
+    (package / "plotting.py").write_text(PLOTTING)
     (package / "alpha.py").write_text("from . import beta\nA = 1\n")
     (package / "beta.py").write_text("B = 2\n")
     (package / "gamma.py").write_text("G = 3\n")
-    monkeypatch.setattr(figure_builder, "ROOT", tmp_path)
-    monkeypatch.setattr(figure_builder, "PACKAGE", package)
     return tmp_path
+
+
+# a scratch package's styles: the figure builder draws under `mlnotes.plotting.style(theme)`
+PLOTTING = """\
+import matplotlib as mpl
+
+STYLE = 1
+BACKGROUNDS = {"light": "#ffffff", "dark": "#1e2129"}
+
+
+def style(theme="light"):
+    return mpl.rc_context({"axes.facecolor": BACKGROUNDS[theme], "svg.hashsalt": "scratch"})
+"""

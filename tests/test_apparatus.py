@@ -1,4 +1,4 @@
-"""The study apparatus (scripts/mlnotes_site/plugins/notebooks.py, equations.py, docs/javascripts/apparatus.js).
+"""The study apparatus (scripts/mlnotes_site/plugins/notebooks.py, equations/, docs/javascripts/apparatus.js).
 Citations are tests/test_citations.py's.
 
 - equation <-> code: a docstring's `Equation:` section links to the equation, the
@@ -22,6 +22,7 @@ import pytest
 
 from mlnotes_site.chromium import wait_for_math
 
+from mlnotes_site import keys
 from mlnotes_site.plugins import equations, notebooks
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -38,7 +39,8 @@ BIB = """
 
 
 def test_hook_doctests():
-    results = [doctest.testmod(module) for module in (notebooks, equations)]
+    modules = (notebooks, equations.docstrings, equations.tree)
+    results = [doctest.testmod(module) for module in modules]
     assert sum(r.attempted for r in results) >= 4 and sum(r.failed for r in results) == 0
 
 
@@ -130,15 +132,56 @@ def test_every_function_that_computes_an_equation_names_it(function):
     )
 
 
-def test_computed_by_line_goes_after_the_block_with_its_indent():
-    md = "Text\n\n    $$\n    \\begin{equation} x \\label{eq:a} \\end{equation}\n    $$\nNext\n"
-    out = equations.add_computed_by(md, {"eq:a": ["pkg.mod.f"]})
-    lines = out.splitlines()
-    i = lines.index("    $$", 3)
-    assert lines[i + 1] == ""
-    assert lines[i + 2] == "    Computed by [`f`][pkg.mod.f]"
-    assert lines[i + 3] == "    {: .mlnotes-computed-by }"
-    assert equations.add_computed_by(md, {"eq:other": ["pkg.mod.f"]}) == md
+def _convert(markdown_text: str, computed_by: dict[str, list[str]]) -> str:
+    """A page's HTML with the site's Markdown extensions that equations meet, and
+    mlnotes-equations' tree processors (`computed_by`: {label: [function, ...]})."""
+    import markdown
+
+    ext = equations.EquationsMarkdown()
+    ext.start_page(computed_by)
+    md = markdown.Markdown(
+        extensions=["admonition", "attr_list", "pymdownx.superfences", "pymdownx.arithmatex", ext],
+        extension_configs={"pymdownx.arithmatex": {"generic": True}},
+    )
+    return md.convert(markdown_text)
+
+
+def test_computed_by_line_goes_after_the_block_in_its_wrapper():
+    md = "Text\n\n$$\n\\begin{equation} x \\label{eq:a} \\end{equation}\n$$\n\nNext\n"
+    html = _convert(md, {"eq:a": ["pkg.mod.f"]})
+    assert re.search(
+        r'<div class="mlnotes-equation" id="eq:a"><div class="arithmatex" data-eqn-start="0">'
+        r'.*?</div>\n<p class="mlnotes-computed-by">Computed by \[<code>f</code>\]\[pkg.mod.f\]</p></div>',
+        html,
+        re.S,
+    ), html
+    assert "computed-by" not in _convert(md, {"eq:other": ["pkg.mod.f"]})
+
+
+def test_computed_by_ignores_dollars_in_code_and_follows_a_bare_environment():
+    """The old line scan toggled on any `$$` line, a code fence's too, and missed a block
+    written as a bare `\\begin{align}`: the tree has arithmatex's blocks only."""
+    md = (
+        "```\n$$\n\\label{eq:a}\n$$\n```\n\n\\begin{align} y \\label{eq:a} \\end{align}\n\nAfter.\n"
+    )
+    html = _convert(md, {"eq:a": ["pkg.mod.f"]})
+    assert html.count("Computed by") == 1, html
+    assert re.search(r'<div class="mlnotes-equation" id="eq:a">.*?Computed by', html, re.S), html
+    assert html.index("<code>$$") < html.index("mlnotes-equation")
+
+
+def test_equations_are_numbered_in_the_pages_order_with_their_eqrefs():
+    md = (
+        "See $\\eqref{eq:c}$.\n\n"
+        "$$\n\\begin{equation} x \\label{eq:a} \\end{equation}\n$$\n\n"
+        '!!! note "N"\n\n    $$\n    \\begin{align} a \\label{eq:b} \\\\ b \\label{eq:c}'
+        " \\end{align}\n    $$\n\n"
+        "$$\ny = 1\n$$\n"
+    )
+    html = _convert(md, {})
+    assert re.findall(r'data-eqn-start="(\d+)"', html) == ["0", "1", "3"]
+    assert '<span class="arithmatex" data-eqrefs="eq:c=3">' in html
+    assert '<div class="mlnotes-equation" id="eq:b"><span id="eq:c"></span>' in html
 
 
 # --- strict builds of a scratch project -------------------------------------------------------
@@ -226,7 +269,8 @@ def test_equation_links_back_to_its_function(site):
     )
     reference = (site.path / "reference" / "cnn" / "index.html").read_text()
     assert re.search(
-        r'<a class="mlnotes-equation-link" data-preview href="../../notes/cnn/#eq:cnn-output-size">equation \(1\) of ',
+        r'<a class="autorefs autorefs-internal mlnotes-equation-link" '
+        r'href="../../notes/cnn/#eq:cnn-output-size" data-preview>equation \(1\) of ',
         reference,
     )
 
@@ -324,12 +368,14 @@ def test_cross_page_previews_show_their_target_typeset(base_url, browser):
     page = browser.new_page(viewport={"width": 1200, "height": 900})
     page.goto(base_url + "sources/")
     wait_for_math(page)
-    # a link from the sources page to a correction box of a notes page (an empty anchor
-    # before the box: the hook moves its id onto the box)
+    # a link from the sources page to a correction box of a notes page (its id from the
+    # block's `attrs`): the preview shows the box as it is on its page, a warning
+    # (scripts/mlnotes_site/box_previews.py)
     tip = _preview(
         page,
         page.locator('article a[data-preview][href$="notes/probability/#correction-pdf"]').first,
     )
+    assert tip.locator("div.admonition.warning.mlnotes-block-preview").count() == 1
     text = tip.inner_text()
     assert text.startswith("Correction: the pdf is a density"), text[:200]
     assert "???" not in text, "an \\eqref to the previewed page is unresolved"
@@ -448,29 +494,28 @@ def test_a_preview_numbers_an_equation_as_its_page_does(base_url, browser, deskt
 
 def test_computed_by_line_in_an_admonition_is_one_paragraph():
     """Raw HTML indented in an admonition came out as <p><p class=...></p></p>."""
-    import markdown
-
     md = '!!! note "N"\n\n    $$\n    \\begin{equation} x \\label{eq:a} \\end{equation}\n    $$\n'
-    html = markdown.markdown(
-        equations.add_computed_by(md, {"eq:a": ["pkg.mod.f"]}),
-        extensions=["admonition", "attr_list", "md_in_html"],
-    )
-    assert '<p class="mlnotes-computed-by">Computed by' in html
+    html = _convert(md, {"eq:a": ["pkg.mod.f"]})
+    assert re.search(
+        r'<div class="admonition note">.*<p class="mlnotes-computed-by">Computed by.*</div>',
+        html,
+        re.S,
+    ), html
     assert "<p><p" not in html
 
 
 def test_a_notebook_is_re_executed_only_for_the_mlnotes_modules_it_imports(monkeypatch):
     """The executed-notebook cache key covers the notebook and the mlnotes modules it imports."""
     notebook = ROOT / "docs" / "notebooks" / "cnn.py"
-    names = {p.name for p in notebooks._notebook_dependencies(notebook)}
+    names = {p.name for p in keys.dependencies(notebook, ROOT / "mlnotes", notebooks.ALWAYS)}
     assert {"cnn.py", "__init__.py", "plotting.py"} <= names
     assert "embeddings.py" not in names and "linalg.py" not in names
-    # the key reads exactly those files (and the notebook)
+    # the key reads exactly those files, the notebook and its producer's code (the plugin, keys.py)
     read = []
     original = Path.read_bytes
     monkeypatch.setattr(Path, "read_bytes", lambda self: read.append(self.name) or original(self))
-    notebooks._notebook_key(notebook)
-    assert set(read) == names | {"cnn.py"}
+    notebooks._notebook_key(notebook, ROOT)
+    assert set(read) == names | {"cnn.py", "notebooks.py", "keys.py"}
 
 
 NOTEBOOK = """\
@@ -495,12 +540,14 @@ def test_a_notebook_is_keyed_on_what_it_imported_when_it_ran(tmp_path, monkeypat
     notebook = tmp_path / "nb.py"
     notebook.write_text(NOTEBOOK)
     cache = tmp_path / "cache"
-    page, download = notebooks.build_notebook(notebook, cache)
+    page, download = notebooks.build_notebook(notebook, ROOT, cache)
     recorded = json.loads((cache / "nb.imports").read_text())
     assert {"__init__.py", "cnn.py", "plotting.py"} <= set(recorded)
     assert "embeddings.py" not in recorded
-    assert "cnn.py" not in {p.name for p in notebooks._notebook_dependencies(notebook)}
-    assert (cache / "nb.key").read_text() == notebooks._notebook_key(notebook, recorded)
+    assert "cnn.py" not in {
+        p.name for p in keys.dependencies(notebook, ROOT / "mlnotes", notebooks.ALWAYS)
+    }
+    assert (cache / "nb.key").read_text() == notebooks._notebook_key(notebook, ROOT, recorded)
     for written in (page, download):
         nb = nbformat.read(written, as_version=4)
         assert "mlnotes_imports" not in nb.metadata
@@ -510,4 +557,4 @@ def test_a_notebook_is_keyed_on_what_it_imported_when_it_ran(tmp_path, monkeypat
         assert nb.cells[-1].outputs[0]["text"] == "32\n"
     # the next build reads the record: a cache hit, nothing runs
     monkeypatch.setattr(notebooks, "execute_notebook", lambda *a, **k: pytest.fail("ran again"))
-    assert notebooks.build_notebook(notebook, cache) == (page, download)
+    assert notebooks.build_notebook(notebook, ROOT, cache) == (page, download)

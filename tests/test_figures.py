@@ -15,9 +15,12 @@ import pytest  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 
 from mlnotes_site import figure_builder  # noqa: E402
+from mlnotes_site.figure_builder import FigureProject  # noqa: E402
 from mlnotes.plotting import style  # noqa: E402
 
-SCRIPTS = figure_builder.discover()
+ROOT = Path(__file__).resolve().parent.parent
+SITE = FigureProject.at(ROOT)  # this repository, the site's project
+SCRIPTS = SITE.discover()
 
 
 # --- every figure script --------------------------------------------------------------
@@ -32,7 +35,7 @@ def test_figure_script_runs_in_both_themes(name):
     assert any(isinstance(n, ast.If) and "__main__" in ast.unparse(n.test) for n in tree.body), (
         f"{path.name}: needs an `if __name__ == '__main__':` guard"
     )
-    math_modules = {p.name for p in figure_builder.dependencies(path)} - {
+    math_modules = {p.name for p in figure_builder.dependencies(SITE, path)} - {
         "__init__.py",
         "plotting.py",
     }
@@ -54,13 +57,18 @@ def test_figure_script_runs_in_both_themes(name):
 
 @pytest.fixture
 def tree(scratch_package, monkeypatch):
-    """The scratch project of conftest, with scripts/figures/ and docs/figures/."""
-    scripts = scratch_package / "scripts" / "figures"
-    scripts.mkdir(parents=True)
-    monkeypatch.setattr(figure_builder, "SCRIPTS", scripts)
-    monkeypatch.setattr(figure_builder, "OUT", scratch_package / "docs" / "figures")
-    monkeypatch.setattr(figure_builder, "CACHE", scratch_package / ".cache" / "figures")
+    """The scratch project of conftest, with scripts/figures/; its `mlnotes` first on
+    sys.path (the workers, forked, import it: the builder checks they draw with the
+    project's own), its figure cache its own."""
+    (scratch_package / "scripts" / "figures").mkdir(parents=True)
+    monkeypatch.syspath_prepend(str(scratch_package))
+    monkeypatch.delenv("MLNOTES_FIGURE_CACHE", raising=False)
     return scratch_package
+
+
+@pytest.fixture
+def project(tree) -> FigureProject:
+    return FigureProject.at(tree)
 
 
 def _script(tree: Path, name: str, body: str) -> Path:
@@ -85,70 +93,195 @@ def make_figure():
 '''
 
 
-def test_dependencies_follow_mlnotes_imports_transitively(tree):
+def test_dependencies_follow_mlnotes_imports_transitively(tree, project):
     script = _script(tree, "x", "from mlnotes.alpha import A\nimport numpy\n")
-    deps = {p.name for p in figure_builder.dependencies(script)}
+    deps = {p.name for p in figure_builder.dependencies(project, script)}
     assert deps == {"__init__.py", "plotting.py", "alpha.py", "beta.py"}
     script = _script(tree, "y", "from mlnotes import gamma\n")
-    assert {p.name for p in figure_builder.dependencies(script)} == {
+    assert {p.name for p in figure_builder.dependencies(project, script)} == {
         "__init__.py",
         "plotting.py",
         "gamma.py",
     }
 
 
-def test_cache_key_changes_only_with_what_the_figure_depends_on(tree):
+def test_cache_key_changes_only_with_what_the_figure_depends_on(tree, project):
     script = _script(tree, "x", "from mlnotes.alpha import A\n")
-    key = figure_builder.cache_key(script)
+
+    def key(**kwargs):
+        return figure_builder.cache_key(project, script, **kwargs)
+
+    first = key()
     (tree / "mlnotes" / "gamma.py").write_text("G = 4\n")  # not imported by the script
     (tree / "page.md").write_text("# edited page\n")
-    assert figure_builder.cache_key(script) == key
+    assert key() == first
     (tree / "mlnotes" / "beta.py").write_text("B = 3\n")  # imported through alpha
-    key_beta = figure_builder.cache_key(script)
-    assert key_beta != key
+    key_beta = key()
+    assert key_beta != first
     (tree / "mlnotes" / "plotting.py").write_text("STYLE = 2\n")  # the style
-    assert figure_builder.cache_key(script) != key_beta
-    assert figure_builder.cache_key(script, versions="matplotlib=0") != figure_builder.cache_key(
-        script
-    )
+    assert key() != key_beta
+    assert key(versions="matplotlib=0") != key()
 
 
-def test_build_is_cached_deterministic_and_cleans_up(tree, capsys):
+def test_build_is_cached_deterministic_and_cleans_up(tree, project, capsys):
     _script(tree, "line", DRAWING.format(value=1))
-    assert figure_builder.build(jobs=1) == 0
-    light, dark = figure_builder.outputs("line")
+    assert figure_builder.build(project, jobs=1) == 0
+    light, dark = project.outputs("line")
     first = light.read_bytes(), dark.read_bytes()
     assert first[0] != first[1]  # the dark variant really differs
     assert b"<dc:date>" not in first[0]  # no date metadata
     assert "line: built in" in capsys.readouterr().out
 
-    assert figure_builder.build(jobs=1) == 0
+    assert figure_builder.build(project, jobs=1) == 0
     assert "line: up to date" in capsys.readouterr().out
 
-    assert figure_builder.build(force=True, jobs=1) == 0
+    assert figure_builder.build(project, force=True, jobs=1) == 0
     assert (light.read_bytes(), dark.read_bytes()) == first  # same inputs, same bytes
 
     (tree / "scripts" / "figures" / "line.py").unlink()
-    figure_builder.build(jobs=1)
+    figure_builder.build(project, jobs=1)
     assert not light.exists() and not dark.exists()  # no stale figure left behind
 
 
-def test_a_failing_script_fails_the_build_names_itself_and_leaves_no_stale_figure(tree, capsys):
+def test_a_failing_script_fails_the_build_names_itself_and_leaves_no_stale_figure(
+    tree, project, capsys
+):
     _script(tree, "good", DRAWING.format(value=1))
     _script(tree, "flaky", DRAWING.format(value=2))
-    assert figure_builder.build(jobs=2) == 0
+    assert figure_builder.build(project, jobs=2) == 0
     _script(tree, "flaky", DRAWING.format(value="1 / 0"))
-    assert figure_builder.build(jobs=2) == 1
+    assert figure_builder.build(project, jobs=2) == 1
     err = capsys.readouterr().err
     assert "scripts/figures/flaky.py" in err and "ZeroDivisionError" in err
-    assert not any(p.exists() for p in figure_builder.outputs("flaky"))
-    assert all(p.exists() for p in figure_builder.outputs("good"))
+    assert not any(p.exists() for p in project.outputs("flaky"))
+    assert all(p.exists() for p in project.outputs("good"))
+    assert not project.stamp("flaky").key_file.exists()  # nor its record
 
 
-def test_unknown_figure_name_is_a_clear_error(tree):
+def test_a_missing_module_is_reported_at_the_scripts_own_line(tree, project, capsys):
+    """A figure script that imports a module that does not exist: the error names the
+    script and the line of the import, not the import recorder (keys.py) it ran under."""
+    _script(tree, "typo", '"""A typo."""\nimport matplotlib\nimport mlnotes.nosuchmodule\n')
+    assert figure_builder.build(project, jobs=1) == 1
+    error = figure_builder.last_run(project)["failed"]["typo"]
+    frames = [line.strip() for line in error.splitlines() if line.strip().startswith("File ")]
+    assert frames[-1].startswith(f'File "{tree / "scripts/figures/typo.py"}", line 3'), error
+    assert figure_builder.keys.__file__ not in error
+    assert error.rstrip().endswith("ModuleNotFoundError: No module named 'mlnotes.nosuchmodule'")
+    assert "(scripts/figures/typo.py)" in capsys.readouterr().err
+
+
+def test_the_figures_are_drawn_with_the_projects_own_mlnotes(tree, project, monkeypatch):
+    """The builder keys a figure on the project's `mlnotes/`: drawing it with another
+    `mlnotes` (one that an install put first on sys.path) fails, saying which."""
+    _script(tree, "line", DRAWING.format(value=1))
+    monkeypatch.syspath_prepend(str(ROOT))  # this repository's mlnotes, first
+    assert figure_builder.build(project, jobs=1) == 1
+    error = figure_builder.last_run(project)["failed"]["line"]
+    assert f"the figures import mlnotes from {ROOT / 'mlnotes'}, not the project's" in error
+
+
+def test_unknown_figure_name_is_a_clear_error(tree, project):
     _script(tree, "line", DRAWING.format(value=1))
     with pytest.raises(SystemExit, match="no figure script named nope"):
-        figure_builder.build(["nope"])
+        figure_builder.build(project, ["nope"])
+
+
+# --- the warm builder of `make serve` (mlnotes-figures) ------------------------------------
+
+# Runs the plugin as `mkdocs serve` does, on the scratch project, from a copy of the build's
+# package (PYTHONPATH), whose figure builder and keys.py it edits between builds.
+SERVE = r"""
+import json, sys
+from pathlib import Path
+from types import SimpleNamespace
+from mlnotes_site import figure_builder, keys
+from mlnotes_site.plugins.figures import FiguresPlugin
+
+tree = Path(sys.argv[1])
+plugin = FiguresPlugin()
+assert plugin.load_config({"jobs": 1}) == ([], [])
+plugin.on_startup(command="serve", dirty=True)
+project = figure_builder.FigureProject.at(tree)
+
+
+def build(label):
+    plugin.on_pre_build(config=SimpleNamespace(config_file_path=str(tree / "mkdocs.yml")))
+    built = figure_builder.last_run(project)["built"]
+    pid = plugin.builder.process.pid
+    print("BUILD " + json.dumps({"label": label, "builder": pid, "built": built}), flush=True)
+
+
+def edit(module, old, new):
+    path = Path(module.__file__)
+    text = path.read_text()
+    assert old in text, old
+    path.write_text(text.replace(old, new, 1))
+
+
+build("first")
+build("again")
+edit(figure_builder, "Build the site's figures", "Build, reworded, the site's figures")
+build("builder docstring")
+edit(figure_builder, "    t0 = time.perf_counter()", "    print('[figures] EDITED', flush=True)\n    t0 = time.perf_counter()")
+build("builder code")
+edit(keys, "def digest(", "EDITED = 1\n\n\ndef digest(")
+build("keys code")
+builder = plugin.builder.process
+plugin.on_shutdown()
+print("STOPPED " + json.dumps(builder.poll() is not None), flush=True)
+"""
+
+
+@pytest.mark.slow
+def test_the_serves_builder_draws_with_the_code_on_disk(tree, tmp_path):
+    """`make serve` keeps one builder process with warm workers from build to build, and
+    replaces it when the builder's code or keys.py's changes (not for a docstring): the
+    next build runs the new code, and every figure, keyed on that code, is drawn again."""
+    import json
+    import os
+    import shutil
+    import subprocess
+    import sys
+
+    _script(tree, "x", DRAWING.format(value=1))
+    code = tmp_path / "code"
+    shutil.copytree(
+        Path(figure_builder.__file__).parent,
+        code / "mlnotes_site",
+        ignore=shutil.ignore_patterns("__pycache__"),
+    )
+    driver = tmp_path / "serve.py"
+    driver.write_text(SERVE)
+    env = {k: v for k, v in os.environ.items() if k != "MLNOTES_FIGURE_CACHE"}
+    result = subprocess.run(
+        [sys.executable, str(driver), str(tree)],
+        env={**env, "PYTHONPATH": str(code)},
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    out = result.stdout
+    builds = {}
+    for line in out.splitlines():
+        if line.startswith("BUILD "):
+            build = json.loads(line.removeprefix("BUILD "))
+            builds[build.pop("label")] = build
+    assert [(label, b["built"]) for label, b in builds.items()] == [
+        ("first", ["x"]),
+        ("again", []),
+        ("builder docstring", []),
+        ("builder code", ["x"]),
+        ("keys code", ["x"]),
+    ]
+    pids = [b["builder"] for b in builds.values()]
+    assert pids[0] == pids[1] == pids[2]  # warm from build to build
+    assert len({pids[2], pids[3], pids[4]}) == 3  # a new builder after each code edit
+    edited = out.index('"label": "builder code"')
+    assert "[figures] EDITED" in out[out.index('"label": "builder docstring"') : edited]
+    assert "[figures] EDITED" not in out[: out.index('"label": "builder docstring"')]
+    assert out.rstrip().endswith("STOPPED true")
 
 
 # --- the palette's docstring ------------------------------------------------------------

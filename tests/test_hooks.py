@@ -11,6 +11,7 @@ import pytest
 from mkdocs_jupyter import plugin
 
 from mlnotes_site import figure_builder, keys
+from mlnotes_site.figure_builder import FigureProject
 from mlnotes_site.plugins import notebooks
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -33,13 +34,16 @@ def _notebook(tree: Path, body: str) -> Path:
 
 def test_notebook_dependencies_follow_its_mlnotes_imports(tree):
     nb = _notebook(tree, "from mlnotes.alpha import A\nimport numpy\n")
-    names = {p.name for p in figure_builder.notebook_dependencies(nb)}
+    names = {p.name for p in keys.dependencies(nb, tree / "mlnotes", notebooks.ALWAYS)}
     assert names == {"__init__.py", "plotting.py", "alpha.py", "beta.py"}
 
 
 def test_a_notebook_that_does_not_parse_depends_on_all_of_mlnotes(tree):
     nb = _notebook(tree, "%timeit 1 + 1\n")  # a magic jupytext did not comment out
-    names = {p.name for p in figure_builder.notebook_dependencies(nb)}
+    names = {p.name for p in keys.dependencies(nb, tree / "mlnotes", notebooks.ALWAYS)}
+    assert names == {"__init__.py", "plotting.py", "alpha.py", "beta.py", "gamma.py"}
+    nb.write_bytes(b"# %%\nx = '\xff'\n")  # not UTF-8
+    names = {p.name for p in keys.dependencies(nb, tree / "mlnotes", notebooks.ALWAYS)}
     assert names == {"__init__.py", "plotting.py", "alpha.py", "beta.py", "gamma.py"}
 
 
@@ -101,7 +105,7 @@ def test_a_figure_key_follows_its_script_and_the_code_it_imports(tree):
     beta = tree / "mlnotes" / "beta.py"
 
     def key():
-        return figure_builder.cache_key(script, versions="fixed")
+        return figure_builder.cache_key(FigureProject.at(tree), script, versions="fixed")
 
     first = key()
     beta.write_text('"""Beta, documented."""\nB = 2  # the same value\n')
@@ -114,15 +118,14 @@ def test_a_figure_key_follows_its_script_and_the_code_it_imports(tree):
     assert key() != second  # the script itself counts by its bytes
 
 
-def test_a_notebook_key_ignores_docstring_edits_of_what_it_imports(tree, monkeypatch):
-    monkeypatch.setattr(notebooks, "_builder", lambda: figure_builder)
+def test_a_notebook_key_ignores_docstring_edits_of_what_it_imports(tree):
     nb = _notebook(tree, "from mlnotes.alpha import A\nprint(A)\n")
     beta = tree / "mlnotes" / "beta.py"
-    first = notebooks._notebook_key(nb)
+    first = notebooks._notebook_key(nb, tree)
     beta.write_text('"""Beta, documented."""\n\nB = 2\n')
-    assert notebooks._notebook_key(nb) == first
+    assert notebooks._notebook_key(nb, tree) == first
     beta.write_text("B = 3\n")
-    assert notebooks._notebook_key(nb) != first
+    assert notebooks._notebook_key(nb, tree) != first
 
 
 def test_nothing_reads_a_docstring_at_run_time():
@@ -184,101 +187,62 @@ def test_the_site_plugins_are_configured_in_order_after_the_others():
     assert names.index(ours[0]) > max(names.index(n) for n in others)
 
 
-def test_the_incremental_serve_checks_the_plugins_it_reads_when_it_starts():
-    """mlnotes-incremental reads mlnotes-equations' references and numbers and the problems'
-    failed figures through one adapter, which stops `make serve` at its first build, naming
-    what is missing."""
-    from types import SimpleNamespace
-
-    from mkdocs.exceptions import PluginError
-
-    from mlnotes_site.plugins import equations, incremental, problems
-
-    config = SimpleNamespace(plugins={"mlnotes-problems": problems.ProblemsPlugin()})
-    serve = incremental.IncrementalPlugin()
-    serve.on_startup(command="serve", dirty=True)
-    with pytest.raises(PluginError, match="reads mlnotes-equations .*is not configured"):
-        serve.on_config(config)
-    config.plugins["mlnotes-equations"] = object()
-    with pytest.raises(PluginError, match="mlnotes-equations .*has no refs, numbers"):
-        serve.on_config(config)
-    site = config.plugins["mlnotes-equations"] = equations.EquationsPlugin()
-    serve.on_config(config)
-    assert serve.peers.equation_refs() == [] and serve.peers.failed_figures() == {}
-    assert serve.peers.numbers() is site.numbers  # written into: the kept pages' numbers
-    build = incremental.IncrementalPlugin()  # `mkdocs build`: it does nothing, reads nothing
-    build.on_startup(command="build", dirty=False)
-    assert build.on_config(SimpleNamespace(plugins={})) is not None
-
-
-def test_the_serve_rebuilds_every_page_when_a_folders_meta_changes(tmp_path):
-    """`make serve` re-renders every page when an input every page reads changes: a folder's
-    `.meta.yml` (Material's meta plugin: the search boost) or `.authors.yml` is one, though
-    neither is a page nor copied into the site (scripts/mlnotes_site/plugins/incremental.py)."""
-    from types import SimpleNamespace
-
-    from mlnotes_site.plugins import incremental
-
-    docs = tmp_path / "docs"
-    (docs / "notes").mkdir(parents=True)
-    (docs / "notes" / "page.md").write_text("# A page\n")
-    meta = docs / "notes" / ".meta.yml"
-    meta.write_text("search:\n  boost: 4\n")
-    config = SimpleNamespace(config_file_path=str(tmp_path / "mkdocs.yml"), docs_dir=str(docs))
-    (tmp_path / "mkdocs.yml").write_text("site_name: t\n")
-
-    first = incremental._global_key(tmp_path, config)
-    (docs / "notes" / "page.md").write_text("# A page, edited\n")  # a page: its own key
-    assert incremental._global_key(tmp_path, config) == first
-    meta.write_text("search:\n  boost: 2\n")
-    second = incremental._global_key(tmp_path, config)
-    assert second != first
-    (docs / "blog").mkdir()
-    (docs / "blog" / ".authors.yml").write_text("authors: {}\n")
-    assert incremental._global_key(tmp_path, config) != second
-
-
-# `make serve`'s warm figure workers (scripts/mlnotes_site/plugins/figures.py) must not outlive the server:
-# a process pool's worker holds both ends of its task queue, so a killed server leaves it
-# waiting for ever unless it watches for its parent (figure_builder.warm_worker).
+# `make serve`'s figure builder process and its warm workers (scripts/mlnotes_site/plugins/figures.py)
+# must not outlive the server: the builder ends at the end of its input (the server's pipe),
+# but a process pool's worker holds both ends of its task queue, so it would wait for ever
+# unless it watched for its parent (figure_builder.warm_worker).
 SERVER = """
-import multiprocessing, os, sys, time
-from concurrent.futures import ProcessPoolExecutor
-sys.path.insert(0, {scripts!r})
-from mlnotes_site import figure_builder
+import json, sys, time
+from types import SimpleNamespace
+from mlnotes_site.plugins.figures import FiguresPlugin
 
-if __name__ == "__main__":
-    pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"),
-                               initializer=figure_builder.warm_worker)
-    print(pool.submit(os.getpid).result(), flush=True)
-    time.sleep(600)
+plugin = FiguresPlugin()
+assert plugin.load_config({"jobs": 1}) == ([], [])
+plugin.on_startup(command="serve", dirty=True)
+plugin.on_pre_build(config=SimpleNamespace(config_file_path=sys.argv[1]))
+builder = plugin.builder.process.pid
+with open(f"/proc/{builder}/task/{builder}/children") as f:
+    children = [int(pid) for pid in f.read().split()]
+print("PIDS", json.dumps([builder, *children]), flush=True)
+time.sleep(600)
 """
 
 
-def test_warm_figure_worker_exits_when_its_server_is_killed(tmp_path):
+def test_the_serves_figure_builder_and_workers_exit_when_the_server_is_killed(scratch_package):
+    import json
     import os
     import signal
     import subprocess
     import sys
     import time
 
-    script = tmp_path / "server.py"
-    script.write_text(SERVER.format(scripts=str(ROOT / "scripts")))
-    server = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True)
+    script = scratch_package / "server.py"
+    script.write_text(SERVER)
+    server = subprocess.Popen(
+        [sys.executable, str(script), str(scratch_package / "mkdocs.yml")],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     try:
-        worker = int(server.stdout.readline())
-        os.kill(worker, 0)  # alive while its server is
-        server.send_signal(signal.SIGKILL)  # no clean-up in the server: the worker must notice
+        line = next(line for line in server.stdout if line.startswith("PIDS "))
+        pids = json.loads(line.removeprefix("PIDS "))
+        assert len(pids) >= 2, pids  # the builder, and its worker (and its resource tracker)
+        for pid in pids:
+            os.kill(pid, 0)  # alive while their server is
+        server.send_signal(signal.SIGKILL)  # no clean-up in the server: they must notice
         server.wait()
         deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            try:
-                os.kill(worker, 0)
-            except ProcessLookupError:
-                return
+        alive = set(pids)
+        while alive and time.monotonic() < deadline:
+            for pid in list(alive):
+                try:
+                    os.kill(pid, 0)
+                except ProcessLookupError:
+                    alive.discard(pid)
             time.sleep(0.2)
-        os.kill(worker, signal.SIGKILL)
-        pytest.fail(f"the figure worker {worker} outlived its killed server by 60 s")
+        for pid in alive:
+            os.kill(pid, signal.SIGKILL)
+        assert not alive, f"the figure builder's processes {alive} outlived their killed server"
     finally:
         if server.poll() is None:
             server.kill()

@@ -12,7 +12,9 @@ from types import SimpleNamespace
 import pytest
 
 from mlnotes_site import figure_builder, keys
-from mlnotes_site.plugins import incremental, notebooks
+from mlnotes_site.figure_builder import FigureProject
+from mlnotes_site.plugins import notebooks
+from mlnotes_site.plugins.incremental import signatures
 
 MODULE = '''"""A module."""
 
@@ -42,18 +44,16 @@ def _project(root: Path) -> Path:
     return root
 
 
-def _figure_and_notebook_keys(root: Path, monkeypatch) -> tuple[str, str]:
-    monkeypatch.setattr(figure_builder, "ROOT", root)
-    monkeypatch.setattr(figure_builder, "PACKAGE", root / "mlnotes")
-    monkeypatch.setattr(notebooks, "_builder", lambda: figure_builder)
-    figure = figure_builder.cache_key(root / "scripts" / "figures" / "fig.py", versions="fixed")
-    notebook = notebooks._notebook_key(root / "docs" / "notebooks" / "nb.py")
+def _figure_and_notebook_keys(root: Path) -> tuple[str, str]:
+    project = FigureProject.at(root)
+    figure = figure_builder.cache_key(project, root / "scripts/figures/fig.py", versions="fixed")
+    notebook = notebooks._notebook_key(root / "docs" / "notebooks" / "nb.py", root)
     return figure, notebook
 
 
 def _global_key(root: Path) -> str:
     config = SimpleNamespace(config_file_path=str(root / "mkdocs.yml"), docs_dir=str(root / "docs"))
-    return incremental._global_key(root, config, inputs=("mlnotes", "scripts"))
+    return signatures.global_key(root, config, inputs=("mlnotes", "scripts"))
 
 
 # --- the key ----------------------------------------------------------------------------
@@ -158,7 +158,7 @@ def test_imports_follow_the_package_transitively(tmp_path):
 # --- the build's keys, in two checkouts -------------------------------------------------
 
 
-def test_the_builds_keys_are_the_same_in_another_checkout(tmp_path, monkeypatch):
+def test_the_builds_keys_are_the_same_in_another_checkout(tmp_path):
     """A cache restored into another checkout (another absolute path, every file with a
     new mtime) is still valid: the figure, notebook and serve keys there are equal."""
     here = _project(tmp_path / "here")
@@ -166,37 +166,35 @@ def test_the_builds_keys_are_the_same_in_another_checkout(tmp_path, monkeypatch)
     shutil.copytree(here, there)  # copy2: same mtimes; set new ones below
     for path in there.rglob("*"):
         os.utime(path, (10**9, 10**9))
-    keys_here = (*_figure_and_notebook_keys(here, monkeypatch), _global_key(here))
-    keys_there = (*_figure_and_notebook_keys(there, monkeypatch), _global_key(there))
+    keys_here = (*_figure_and_notebook_keys(here), _global_key(here))
+    keys_there = (*_figure_and_notebook_keys(there), _global_key(there))
     assert keys_here == keys_there
     assert len(set(keys_here)) == 3  # three different keys, not one constant
 
 
-def test_the_builds_keys_follow_the_code_not_its_docstrings(tmp_path, monkeypatch):
+def test_the_builds_keys_follow_the_code_not_its_docstrings(tmp_path):
     root = _project(tmp_path)
-    figure, notebook = _figure_and_notebook_keys(root, monkeypatch)
+    figure, notebook = _figure_and_notebook_keys(root)
     serve = _global_key(root)
     beta = root / "mlnotes" / "beta.py"
     beta.write_text(MODULE.replace("Docstring of f.", "Docstring of f, rewritten."))
-    assert _figure_and_notebook_keys(root, monkeypatch) == (figure, notebook)
+    assert _figure_and_notebook_keys(root) == (figure, notebook)
     assert _global_key(root) != serve  # the serve's key is over bytes: any edit re-renders
     beta.write_text(MODULE.replace("x + 1", "x - 1"))
-    new_figure, new_notebook = _figure_and_notebook_keys(root, monkeypatch)
+    new_figure, new_notebook = _figure_and_notebook_keys(root)
     assert new_figure != figure and new_notebook != notebook
     # gamma is imported by neither
     (root / "mlnotes" / "gamma.py").write_text("G = 4\n")
-    assert _figure_and_notebook_keys(root, monkeypatch) == (new_figure, new_notebook)
+    assert _figure_and_notebook_keys(root) == (new_figure, new_notebook)
 
 
-def test_the_figure_workers_code_key_covers_every_module(tmp_path, monkeypatch):
-    root = _project(tmp_path)
-    monkeypatch.setattr(figure_builder, "ROOT", root)
-    monkeypatch.setattr(figure_builder, "PACKAGE", root / "mlnotes")
-    first = figure_builder.code_key()
-    (root / "mlnotes" / "gamma.py").write_text('"""Gamma."""\nG = 3  # documented\n')
-    assert figure_builder.code_key() == first
-    (root / "mlnotes" / "gamma.py").write_text("G = 4\n")  # imported by no figure, but a
-    assert figure_builder.code_key() != first  # warm worker may have imported it
+def test_the_figure_workers_code_key_covers_every_module(tmp_path):
+    project = FigureProject.at(_project(tmp_path))
+    first = figure_builder.code_key(project)
+    (project.package / "gamma.py").write_text('"""Gamma."""\nG = 3  # documented\n')
+    assert figure_builder.code_key(project) == first
+    (project.package / "gamma.py").write_text("G = 4\n")  # imported by no figure, but a
+    assert figure_builder.code_key(project) != first  # warm worker may have imported it
 
 
 # --- imports recorded at run time -------------------------------------------------------
@@ -245,12 +243,10 @@ def test_a_warm_process_records_what_each_script_imported(tmp_path):
     (package / "beta.py").write_text("B = 2\n")
     (package / "gamma.py").write_text("G = 3\n")
     (package / "delta.py").write_text("D = 4\n")
-    scripts = str(Path(__file__).resolve().parents[1] / "scripts")
     out = subprocess.run(
         [sys.executable, "-c", RECORDER, str(tmp_path)],
         capture_output=True,
         text=True,
-        env={**os.environ, "PYTHONPATH": scripts},
         check=True,
     ).stdout
     assert json.loads(out) == {
@@ -303,23 +299,21 @@ def test_a_figure_is_keyed_on_what_it_imported_when_drawn(tmp_path, monkeypatch,
     )
     dynamic = "    import importlib\n\n    value = importlib.import_module('mlnotes.gamma').G"
     (figures / "c.py").write_text(FIGURE.format(imports="", body=dynamic))
-    monkeypatch.setattr(figure_builder, "ROOT", root)
-    monkeypatch.setattr(figure_builder, "PACKAGE", root / "mlnotes")
-    monkeypatch.setattr(figure_builder, "SCRIPTS", figures)
-    monkeypatch.setattr(figure_builder, "OUT", root / "docs" / "figures")
-    monkeypatch.setattr(figure_builder, "CACHE", root / ".cache" / "figures")
+    monkeypatch.delenv("MLNOTES_FIGURE_CACHE", raising=False)
+    project = FigureProject.at(root)
     monkeypatch.syspath_prepend(str(root))  # the worker (forked) imports this mlnotes
 
     def build() -> list[str]:
         capsys.readouterr()
-        assert figure_builder.build(jobs=1) == 0, figure_builder.last_run()["failed"]
-        return sorted(figure_builder.last_run()["built"])
+        assert figure_builder.build(project, jobs=1) == 0, figure_builder.last_run(project)
+        return sorted(figure_builder.last_run(project)["built"])
 
     assert build() == ["a", "b", "c"]
     # one worker drew a, then b: alpha and beta were loaded already, and still count for b
-    assert figure_builder.recorded_imports("a") == ["__init__.py", "alpha.py", "beta.py"]
-    assert figure_builder.recorded_imports("b") == ["__init__.py", "alpha.py", "beta.py"]
-    assert figure_builder.recorded_imports("c") == ["__init__.py", "gamma.py"]
+    recorded = {n: figure_builder.recorded_imports(project, n) for n in "abc"}
+    assert recorded["a"] == ["__init__.py", "alpha.py", "beta.py"]
+    assert recorded["b"] == ["__init__.py", "alpha.py", "beta.py"]
+    assert recorded["c"] == ["__init__.py", "gamma.py"]
     # c imported what its source does not name: keyed before the run on the scan, it is
     # drawn once more, then keyed on what it imported
     assert build() == ["c"]
@@ -337,10 +331,12 @@ def test_a_pages_serve_key_follows_the_failures_of_the_figures_it_shows(tmp_path
     """`make serve` re-renders a page when a figure it shows fails or recovers (the
     failures are lists of lines, mlnotes-problems)."""
     page = SimpleNamespace(content_bytes=b"![A](../figures/x.svg)\n", src_uri="notes/p.md")
-    clean = incremental._scan(tmp_path, page, [])["sig"]
-    failed = incremental._scan(tmp_path, page, [], {"x": ["line 3: ValueError"]})["sig"]
+    clean = signatures.scan_page(tmp_path, page, []).signature
+    failed = signatures.scan_page(tmp_path, page, [], {"x": ["line 3: ValueError"]}).signature
     assert failed != clean
-    assert incremental._scan(tmp_path, page, [], {"y": ["line 3: ValueError"]})["sig"] == clean
+    assert (
+        signatures.scan_page(tmp_path, page, [], {"y": ["line 3: ValueError"]}).signature == clean
+    )
     with pytest.raises(TypeError, match="not bytes or str"):
         keys.Key("k").add("a list", ["x"])
 
@@ -377,3 +373,110 @@ def test_an_import_recorder_can_be_uninstalled():
     assert recorder.imported_by("x") == {"mlnotes_no_such_package.y"}
     recorder.uninstall()  # twice is harmless
     assert (builtins.__import__, importlib.import_module) == before
+
+
+# --- a producer's version, the stamp, the dependency scan ------------------------------
+
+
+def _module(path: Path, name: str):
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_a_producers_version_is_its_code_by_its_name(tmp_path):
+    """`Key.module`: a producer's code as it is on disk now, without docstrings, named by
+    its dotted name (not by where it is installed)."""
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    for folder in ("a", "b"):
+        (tmp_path / folder / "producer.py").write_text(MODULE)
+    here = _module(tmp_path / "a" / "producer.py", "pkg.producer")
+    there = _module(tmp_path / "b" / "producer.py", "pkg.producer")
+
+    def key(module):
+        return keys.Key("k").module(module).hexdigest()
+
+    first = key(here)
+    assert key(there) == first  # installed elsewhere: the same version
+    assert key(_module(tmp_path / "a" / "producer.py", "pkg.other")) != first  # another producer
+    (tmp_path / "a" / "producer.py").write_text(MODULE.replace("Docstring of f.", "Reworded."))
+    assert key(here) == first
+    (tmp_path / "a" / "producer.py").write_text(MODULE.replace("x + 1", "x + 2"))
+    assert key(here) != first  # read from disk: an edit since the import counts
+
+
+def test_a_stamp_is_fresh_for_its_key_while_its_outputs_exist(tmp_path):
+    out = tmp_path / "out.svg"
+    stamp = keys.Stamp(tmp_path / "cache", "fig", (out,))
+    assert not stamp.fresh("k1") and stamp.imports() is None
+    out.write_text("<svg/>")
+    stamp.write("k1", ["__init__.py", "alpha.py"])
+    assert stamp.fresh("k1") and not stamp.fresh("k2")
+    assert stamp.imports() == ["__init__.py", "alpha.py"]
+    assert stamp.key_file == tmp_path / "cache" / "fig.key"
+    assert stamp.imports_file == tmp_path / "cache" / "fig.imports"
+    out.unlink()
+    assert not stamp.fresh("k1")  # an output gone: made again
+    out.write_text("<svg/>")
+    stamp.remove()
+    assert not out.exists() and not stamp.key_file.exists() and not stamp.imports_file.exists()
+    assert not stamp.fresh("k1")
+
+
+def test_dependencies_of_a_source_that_does_not_parse_are_the_whole_package(tmp_path):
+    root = _project(tmp_path)
+    package = root / "mlnotes"
+    script = root / "scripts" / "figures" / "fig.py"
+    assert [p.name for p in keys.dependencies(script, package, ("plotting",))] == [
+        "__init__.py",
+        "alpha.py",
+        "beta.py",
+        "plotting.py",
+    ]
+    script.write_text("def broken(:\n")
+    assert [p.name for p in keys.dependencies(script, package)] == [
+        "__init__.py",
+        "alpha.py",
+        "beta.py",
+        "gamma.py",
+        "plotting.py",
+    ]
+
+
+def test_an_import_that_failed_under_the_recorder_is_shown_where_it_was_written(tmp_path):
+    """`ImportRecorder.format_exception` leaves the recorder's own frames out: the last
+    frame is the importing line, which the plain traceback shows one frame earlier."""
+    import traceback
+
+    script = tmp_path / "script.py"
+    script.write_text("X = 1\nimport mlnotes_no_such_package.y\n")
+    with keys.ImportRecorder("mlnotes_no_such_package"):
+        try:
+            exec(compile(script.read_text(), str(script), "exec"), {"__name__": "script"})
+        except ImportError as exc:
+            caught = exc
+    plain = "".join(traceback.format_exception(caught))
+    assert keys.__file__ in plain  # the recorder's frame: what the format leaves out
+    shown = keys.ImportRecorder.format_exception(caught)
+    frames = [line.strip() for line in shown.splitlines() if line.strip().startswith("File ")]
+    assert frames[-1] == f'File "{script}", line 2, in <module>', shown
+    assert keys.__file__ not in shown
+    assert shown.rstrip().endswith("No module named 'mlnotes_no_such_package'")
+
+
+def test_only_the_key_module_hashes():
+    """Every key goes through keys.py: no other module of the build's package imports
+    hashlib."""
+    import re
+
+    package = Path(keys.__file__).parent
+    others = [
+        p.relative_to(package).as_posix()
+        for p in package.rglob("*.py")
+        if p.name != "keys.py" and re.search(r"^\s*(import|from)\s+hashlib\b", p.read_text(), re.M)
+    ]
+    assert others == [], others

@@ -35,6 +35,7 @@ def test_typeset_a_broken_fraction_fails_the_strict_build_naming_the_page(tmp_pa
             "docs/broken.md": "# Broken\n\nA slip:\n\n$$\n\\frac{a}{b\n$$\n",
         },
         plugins=["mlnotes-typeset"],
+        node_modules=True,
     )
     built = tiny.build(tree)
     assert built.returncode != 0
@@ -50,6 +51,7 @@ def test_typeset_checks_display_math_after_equations_numbered_it(tmp_path):
         tmp_path,
         {"docs/index.md": "# Home\n\nA slip:\n\n$$\n\\frac{a}{b\n$$\n"},
         plugins=["mlnotes-equations", "mlnotes-typeset"],
+        node_modules=True,
     )
     built = tiny.build(tree)
     assert built.returncode != 0
@@ -82,6 +84,7 @@ def test_typeset_a_tex_error_in_a_docstring_names_the_api_page(tmp_path):
             },
             "mlnotes-typeset",
         ],
+        node_modules=True,
     )
     built = tiny.build(tree)
     assert built.returncode != 0
@@ -100,6 +103,7 @@ def test_typeset_good_expressions_pass_and_are_cached_next_to_mkdocs_yml(tmp_pat
             )
         },
         plugins=["mlnotes-typeset"],
+        node_modules=True,
     )
     built = tiny.build(tree)
     assert built.returncode == 0, built.stderr
@@ -326,14 +330,19 @@ def test_equations_link_both_ways_through_the_template(tmp_path):
     built = tiny.build(tree)
     assert built.returncode == 0, built.stderr[-3000:]
     api = built.text("api/index.html")
-    links = re.findall(r'<a class="mlnotes-equation-link"[^>]*>[^<]*</a>', api)
-    # (mkdocstrings' default order of members: alphabetical, Disc before area)
+    links = re.findall(r'<a class="[^"]*mlnotes-equation-link"[^>]*>[^<]*</a>', api)
+    # (mkdocstrings' default order of members: alphabetical, Disc before area); the links
+    # are mkdocs-autorefs' (its classes), the text mlnotes-equations'
+    link = (
+        '<a class="autorefs autorefs-internal mlnotes-equation-link" href="../notes/#{}" '
+        "data-preview>equation ({}) of Tiny notes</a>"
+    )
     assert links == [
-        '<a class="mlnotes-equation-link" data-preview href="../notes/#eq:perimeter">equation (1) of Tiny notes</a>',
-        '<a class="mlnotes-equation-link" data-preview href="../notes/#eq:area">equation (2) of Tiny notes</a>',
-        '<a class="mlnotes-equation-link" data-preview href="../notes/#eq:perimeter">equation (1) of Tiny notes</a>',
+        link.format("eq:perimeter", 1),
+        link.format("eq:area", 2),
+        link.format("eq:perimeter", 1),
     ], links
-    assert "data-mlnotes-equation" not in api  # every placeholder filled
+    assert "<autoref" not in api  # every reference resolved
     notes = built.text("notes/index.html")
     assert re.search(
         r'<div class="mlnotes-equation" id="eq:perimeter">.*?Computed by <a [^>]*href="../api/#tinypkg.mod.area".*?'
@@ -343,18 +352,25 @@ def test_equations_link_both_ways_through_the_template(tmp_path):
     ), notes
 
 
-def test_equations_without_the_griffe_extension_the_strict_build_fails_saying_so(tmp_path):
+@pytest.mark.parametrize("missing", ["extensions", "custom_templates"])
+def test_equations_without_the_griffe_extension_the_strict_build_fails_saying_so(tmp_path, missing):
     """Without the extension (or the template), mkdocstrings renders an Equation: section
-    as plain text: a warning naming the page and what to configure, not a silent page."""
+    as plain text: a warning, from the configuration, saying what to configure, not a
+    silent page."""
     setup = copy.deepcopy(MKDOCSTRINGS)
-    del setup["mkdocstrings"]["handlers"]["python"]["options"]["extensions"]
+    if missing == "extensions":
+        del setup["mkdocstrings"]["handlers"]["python"]["options"]["extensions"]
+    else:
+        del setup["mkdocstrings"]["custom_templates"]
     tree = tiny.project(
         tmp_path, TINY_PKG, plugins=[setup, {"mlnotes-equations": {"package": "tinypkg"}}]
     )
     built = tiny.build(tree)
     assert built.returncode != 0
+    wanted = "EquationsExtension" if missing == "extensions" else "custom_templates:"
     assert any(
-        "api.md: an Equation: section is not rendered as links" in w and "EquationsExtension" in w
+        "Equation: sections of tinypkg's docstrings (3 references) as plain text" in w
+        and wanted in w
         for w in built.warnings
     ), built.warnings
 
@@ -379,7 +395,7 @@ def test_equations_an_unknown_label_fails_the_strict_build_naming_the_function(t
 
 
 def test_assets_serves_mathjax_and_the_projects_own_pdf_and_zip(tmp_path):
-    """MathJax comes from the build code's node_modules (npm ci); the PDF and the offline
+    """MathJax comes from the project's node_modules (npm ci); the PDF and the offline
     zip are the project's, next to its mkdocs.yml (not the repository's)."""
     tree = tiny.project(
         tmp_path,
@@ -389,12 +405,25 @@ def test_assets_serves_mathjax_and_the_projects_own_pdf_and_zip(tmp_path):
             "mlnotes-offline.zip": b"PK\x05\x06" + bytes(18),  # an empty zip
         },
         plugins=["mlnotes-assets"],
+        node_modules=True,
     )
     built = tiny.build(tree)
     assert built.returncode == 0, built.stderr[-3000:]
     assert "javascripts/mathjax/tex-chtml.js" in built.files
     assert (built.site / "mlnotes.pdf").read_bytes() == b"%PDF-1.4\n%%EOF\n"
     assert "mlnotes-offline.zip" in built.files
+
+
+def test_assets_without_node_modules_fails_naming_where_it_looked(tmp_path):
+    """MathJax is the project's: without node_modules where Node would find it from
+    mkdocs.yml's folder, the build stops saying which folder and what to run."""
+    tree = tiny.project(tmp_path, {"docs/index.md": "# Home\n"}, plugins=["mlnotes-assets"])
+    built = tiny.build(tree)
+    assert built.returncode != 0
+    assert f"MathJax is not installed ({tree / 'node_modules' / 'mathjax'}/tex-chtml.js" in (
+        built.stderr
+    ), built.stderr[-3000:]
+    assert "run `npm ci` in the project's folder" in built.stderr
 
 
 # ---------------------------------------------------------------------------------------
@@ -484,6 +513,69 @@ def test_figures_a_script_that_raises_fails_the_strict_build_naming_it(tmp_path,
     assert not list((tree / "docs" / "figures").glob("bad*.svg"))
 
 
+def test_figures_a_missing_module_is_reported_at_the_scripts_line(tmp_path, monkeypatch):
+    """A figure script that imports what does not exist: the strict build fails naming the
+    script and the line of its import (not the import recorder the builder runs it under)."""
+    broken = FIGURE.format(extra="").replace(
+        "from mlnotes.shapes import area", "from mlnotes.shapes import area\nimport mlnotes.nope"
+    )
+    line = broken.splitlines().index("import mlnotes.nope") + 1
+    tree = _figures_project(tmp_path, monkeypatch, {"x": broken})
+    built = tiny.build(tree)
+    assert built.returncode != 0
+    [error] = [line for line in built.stderr.splitlines() if "figure build failed" in line]
+    assert (
+        f'scripts/figures/x.py raised: File "scripts/figures/x.py", line {line}, in <module> | '
+        "ModuleNotFoundError: No module named 'mlnotes.nope'"
+    ) in error, error
+
+
+# ---------------------------------------------------------------------------------------
+# Every plugin of this branch can be switched off: `enabled: false` (as Material's)
+# ---------------------------------------------------------------------------------------
+
+DISABLED = {
+    # the figure script is there, but nothing is drawn
+    "mlnotes-figures": (
+        {**TINY_PACKAGE, "scripts/figures/x.py": FIGURE.format(extra="")},
+        lambda built: not (built.root / "docs" / "figures").exists(),
+    ),
+    # no node_modules, and no error for it: nothing is served
+    "mlnotes-assets": ({}, lambda built: "javascripts/mathjax/tex-chtml.js" not in built.files),
+    "mlnotes-citations": (
+        {"docs/references.bib": tiny.BIB, "docs/cited.md": "# Cited\n\nAs [@goodfellow2016].\n"},
+        lambda built: "As [@goodfellow2016]." in built.text("cited/index.html"),
+    ),
+    # the notebook is not executed, nor its cache made (mkdocs-jupyter renders it as it is)
+    "mlnotes-notebooks": (
+        {"docs/notebooks/nb.py": "# %% [markdown]\n# # A notebook\n\n# %%\nprint(6 * 7)\n"},
+        lambda built: (
+            not (built.root / ".cache" / "notebooks").exists()
+            and "<pre>42" not in built.text("notebooks/nb/index.html")
+        ),
+    ),
+    # no node_modules, and no error for it: the math is left for MathJax in the browser
+    "mlnotes-typeset": (
+        {"docs/math.md": "# Math\n\n$\\frac{a}{b}$\n"},
+        lambda built: "<mjx-container" not in built.text("math/index.html"),
+    ),
+}
+
+
+@pytest.mark.parametrize("name", DISABLED)
+def test_a_disabled_plugin_does_nothing(tmp_path, name):
+    files, did_nothing = DISABLED[name]
+    plugins = [{name: {"enabled": False}}]
+    if name == "mlnotes-notebooks":
+        # as the site's mkdocs.yml: the executed copies are .ipynb files
+        jupyter = {"include": ["notebooks/*.py", "notebooks/*.ipynb"], "execute": False}
+        plugins.insert(0, {"mkdocs-jupyter": jupyter})
+    tree = tiny.project(tmp_path, {"docs/index.md": "# Home\n", **files}, plugins=plugins)
+    built = tiny.build(tree)
+    assert built.returncode == 0, built.stderr[-3000:]
+    assert did_nothing(built)
+
+
 # ---------------------------------------------------------------------------------------
 # Every plugin: a misspelt option fails the strict build, naming the plugin and the option
 # ---------------------------------------------------------------------------------------
@@ -520,6 +612,7 @@ def test_a_correctly_spelt_option_builds(tmp_path, name):
         tmp_path,
         {"docs/index.md": "# Home\n", "docs/references.bib": tiny.BIB},
         plugins=[{name: GOOD_OPTIONS[name]} if GOOD_OPTIONS[name] else name],
+        node_modules=True,
     )
     built = tiny.build(tree)
     assert built.returncode == 0, built.stderr[-3000:]
@@ -533,6 +626,7 @@ def test_typeset_math_in_a_heading_is_text_in_the_toc_and_the_search_index(tmp_p
         tmp_path,
         {"docs/index.md": "# Home\n\n## Sizes for $n = 16$\n\nThe size $\\frac{n}{s}$.\n"},
         plugins=["search", "mlnotes-typeset"],
+        node_modules=True,
     )
     built = tiny.build(tree)
     assert built.returncode == 0, built.stderr

@@ -5,6 +5,7 @@ module (about a second)."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 
@@ -12,11 +13,12 @@ from mlnotes_site.typesetter import (
     Typesetter,
     expressions,
     notebook_elements,
-    readable,
-    readable_math,
     typeset_html,
     wrap_notebook_math,
 )
+
+# the project's node_modules (npm ci): this repository's
+NODE_MODULES = Path(__file__).resolve().parent.parent / "node_modules"
 
 PAGE = r"""<p>By <span class="arithmatex" data-eqrefs="eq:b=2">\(\eqref{eq:b}\)</span>, and
 <span class="arithmatex">\(x &lt; y\)</span>:</p>
@@ -27,7 +29,7 @@ PAGE = r"""<p>By <span class="arithmatex" data-eqrefs="eq:b=2">\(\eqref{eq:b}\)<
 
 @pytest.fixture(scope="module")
 def typesetter(tmp_path_factory):
-    with Typesetter(cache_dir=tmp_path_factory.mktemp("typeset")) as t:
+    with Typesetter(NODE_MODULES, cache_dir=tmp_path_factory.mktemp("typeset")) as t:
         yield t
 
 
@@ -119,11 +121,11 @@ def test_whole_page_gets_the_stylesheet_in_its_head(typesetter):
 
 def test_second_call_is_a_cache_hit_without_node(typesetter, typeset):
     # a new Typesetter on the same cache folder: the same page starts no process
-    with Typesetter(cache_dir=typesetter.cache_dir) as warm:
+    with Typesetter(NODE_MODULES, cache_dir=typesetter.cache_dir) as warm:
         assert typeset_html(PAGE, warm) == typeset
         assert warm.started == 0 and warm.process is None
     # a changed expression is typeset
-    with Typesetter(cache_dir=typesetter.cache_dir) as warm:
+    with Typesetter(NODE_MODULES, cache_dir=typesetter.cache_dir) as warm:
         typeset_html(PAGE.replace("a = b", "a = e"), warm)
         assert warm.started == 1
 
@@ -184,7 +186,7 @@ def test_a_page_typesets_the_same_whatever_came_before(typeset):
     # the cache stores a page's output: it must not depend on the pages typeset before it
     # in the same process (MathJax keeps state between documents: line width, font usage)
     long = " + ".join(f"a_{{{i}}} b_{{{i}}}" for i in range(12))
-    with Typesetter(cache_dir=None) as fresh:
+    with Typesetter(NODE_MODULES, cache_dir=None) as fresh:
         typeset_html(
             rf'<div class="arithmatex">\[\begin{{equation}} y = {long} \end{{equation}}\]</div>',
             fresh,
@@ -200,11 +202,11 @@ def test_reference_to_an_undefined_label_is_an_error(typesetter):
 
 
 def test_prune_keeps_only_the_pages_of_this_run(tmp_path):
-    with Typesetter(cache_dir=tmp_path) as t:
+    with Typesetter(NODE_MODULES, cache_dir=tmp_path) as t:
         typeset_html(PAGE, t)
         typeset_html(PAGE.replace("a = b", "a = f"), t)
     assert len(list(tmp_path.glob("*.json.gz"))) == 2
-    with Typesetter(cache_dir=tmp_path) as warm:
+    with Typesetter(NODE_MODULES, cache_dir=tmp_path) as warm:
         typeset_html(PAGE, warm)
         assert warm.prune() == 1 and warm.started == 0
     assert len(list(tmp_path.glob("*.json.gz"))) == 1
@@ -275,9 +277,9 @@ def test_a_notebook_page_is_then_typeset_as_any_page(notebook, typesetter):
 
 
 def test_a_notebook_page_is_found_once_then_read_from_the_cache(tmp_path):
-    with Typesetter(cache_dir=tmp_path) as t:
+    with Typesetter(NODE_MODULES, cache_dir=tmp_path) as t:
         first = wrap_notebook_math(NOTEBOOK, t.find)
-    with Typesetter(cache_dir=tmp_path) as t:
+    with Typesetter(NODE_MODULES, cache_dir=tmp_path) as t:
         assert wrap_notebook_math(NOTEBOOK, t.find) == first
         assert t.started == 0
 
@@ -306,58 +308,21 @@ def test_the_sites_tex_passes_and_tex_errors_are_found(typesetter):
     assert "fracc" in errors[len(good)]
 
 
-@pytest.mark.parametrize(
-    "tex, text",
-    [
-        ("n = 16", "n = 16"),
-        (r"\left\lfloor \frac{n + 2p - k}{s} \right\rfloor + 1", "⌊ (n + 2p - k)/s ⌋ + 1"),
-        (r"\omega_i = 10000^{-2i/d}", "ω_i = 10000^(-2i/d)"),
-        (r"\mathbf{Q}^\top\mathbf{Q} = \mathbf{I}", "Q^⊤Q = I"),
-        (r"\operatorname{Var}(X) \le \sigma^{2}", "Var(X) ≤ σ^2"),
-        (r"\sqrt{d}, \frac{1}{2}, \{a, b\}", "√d, 1/2, {a, b}"),
-        # display math: environments keep their content, labels go
-        (
-            r"\begin{equation} p(H = h \mid Y = y) = \frac{a}{b} \label{eq:prob-bayes} \end{equation}",
-            "p(H = h | Y = y) = a/b",
-        ),
-        (r"\begin{align} a &= b \\ c &= d \\ \end{align}", "a = b; c = d"),
-        (r"\begin{align*} a &= b \\[2pt] c \end{align*}", "a = b; c"),
-        (
-            r"\begin{pmatrix} 1 & 2 \\ 3 & 4 \end{pmatrix}, \begin{bmatrix} x \end{bmatrix}",
-            "(1 2; 3 4), [x]",
-        ),
-        (r"\begin{array}{cc} a & b \end{array}", "a b"),
-        (r"f = \begin{cases} 1 & x > 0 \\ 0 & \text{else} \end{cases}", "f = {1 x > 0; 0 else"),
-        (
-            r"\lVert\mathbf{v}_1\rVert_2 = \Vert v \| \quad X \perp Y \mid Z",
-            "‖v_1‖_2 = ‖ v ‖ X ⊥ Y | Z",
-        ),
-        (r"x_1, \ldots, x_n \cdots \vdots \ddots", "x_1, …, x_n ⋯ ⋮ ⋱"),
-        (r"\binom{N}{y}, \log\binom{N}{y}, y\log\theta", "C(N, y), log C(N, y), y log θ"),
-        (r"\sqrt[n]{x + 1}, \sqrt[3]{x}, \sqrt 2", "root(n, x + 1), ∛x, √2"),
-        (r"a \& b \implies t \bmod 2\pi, \scriptsize M", "a & b ⟹ t mod 2π, M"),
-        (r"\det\mathbf{R} = 1, \max_j x_j", "det R = 1, max_j x_j"),
-    ],
-)
-def test_readable_math_as_text(tex, text):
-    assert readable(tex) == text
-
-
-def test_readable_equation_references_show_the_pages_numbers():
-    tex = r"by \eqref{eq:a} and \ref{eq:a}, not \eqref{eq:gone}"
-    assert readable(tex, {"eq:a": 3}) == "by (3) and 3, not (eq.)"
-    assert readable(tex) == "by (eq.) and eq., not (eq.)"
-    assert readable(r"x \tag{A} \notag") == "x (A)"
-
-
-def test_readable_math_in_html_leaves_code_and_dollars_alone():
-    html = r"For \(x &lt; y\), <code>\(kept\)</code> and $5 or $6"
-    assert readable_math(html) == "For x &lt; y, <code>\\(kept\\)</code> and $5 or $6"
-    assert readable_math("Sizes ($n = 16$, $k = 3$)¶", dollars=True) == "Sizes (n = 16, k = 3)¶"
-
-
-def test_readable_math_reads_an_escaped_dollar_as_a_dollar_sign():
-    # as MathJax's find step (processEscapes) on a notebook page
-    assert readable_math(r"price \$5 and $x$", dollars=True) == "price $5 and x"
-    assert readable_math(r"$\$5 + x$ and \(a \$\)", dollars=True) == "$5 + x and a $"
-    assert readable_math(r"\(a\) costs \$5", dollars=False) == r"a costs \$5"  # a Markdown page's
+def test_mathjax_is_the_projects_and_its_version_keys_the_cache(tmp_path):
+    """The typesetter runs the MathJax of the node_modules it is given (the project's),
+    says where it looked when there is none, and keys its cache on its version, not on
+    where it is installed."""
+    items = [{"tex": "x", "display": False}]
+    missing = tmp_path / "empty" / "node_modules"
+    with pytest.raises(RuntimeError, match=re.escape(f"{missing / 'mathjax'} is missing")):
+        Typesetter(missing)(items)
+    copy = tmp_path / "copy" / "node_modules"
+    for package in ("mathjax", "@mathjax/mathjax-newcm-font"):
+        (copy / package).mkdir(parents=True)
+        (copy / package / "package.json").write_bytes(
+            (NODE_MODULES / package / "package.json").read_bytes()
+        )
+    assert Typesetter(copy).key(items) == Typesetter(NODE_MODULES).key(items)
+    (copy / "mathjax" / "package.json").write_text('{"name": "mathjax", "version": "0"}')
+    assert Typesetter(copy).key(items) != Typesetter(NODE_MODULES).key(items)
+    assert Typesetter(NODE_MODULES, output="svg").key(items) != Typesetter(NODE_MODULES).key(items)

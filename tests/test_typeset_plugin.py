@@ -13,6 +13,7 @@ import re
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
@@ -31,7 +32,8 @@ CSS = '@font-face { src: url("@mathjax/mathjax-newcm-font/chtml/woff2/a.woff2") 
 
 
 class FakeTypesetter:
-    def __init__(self, cache_dir=None):
+    def __init__(self, node_modules, cache_dir=None):
+        self.node_modules = node_modules
         self.cache_dir = cache_dir
         self.used = set()
         self.closed = self.pruned = 0
@@ -156,7 +158,7 @@ def test_the_search_index_gets_its_math_as_text(plugin, tmp_path):
     }
     (tmp_path / "search" / "search_index.json").write_text(json.dumps(index))
     config.site_dir = str(tmp_path)
-    p.on_post_build(config)
+    p.on_post_build(config=config)
     docs = json.loads((tmp_path / "search" / "search_index.json").read_text())["docs"]
     assert [(d["title"], d["text"]) for d in docs] == [
         ("Sizes (n = 16)", "<p>a</p>"),
@@ -174,10 +176,10 @@ def test_the_search_index_shows_the_pages_equation_numbers(plugin, tmp_path):
             SimpleNamespace(src_uri="notes/p.md", url="notes/p/"),
         ]
     )
-    p.on_files(files, config)
+    p.on_files(files, config=config)
     config.plugins = {
         "mlnotes-equations": SimpleNamespace(
-            numbers={"notes/p.md": {"eq:bayes": 2}, "index.md": {"eq:bayes": 7}}
+            page_numbers=lambda: {"notes/p.md": {"eq:bayes": 2}, "index.md": {"eq:bayes": 7}}
         )
     }
     display = r"\[\begin{equation} p(h \mid y) = x \label{eq:bayes} \end{equation}\]"
@@ -195,7 +197,7 @@ def test_the_search_index_shows_the_pages_equation_numbers(plugin, tmp_path):
     (tmp_path / "search").mkdir()
     (tmp_path / "search" / "search_index.json").write_text(json.dumps(index))
     config.site_dir = str(tmp_path)
-    p.on_post_build(config)
+    p.on_post_build(config=config)
     docs = json.loads((tmp_path / "search" / "search_index.json").read_text())["docs"]
     assert [d["text"] for d in docs] == [
         "p(h | y) = x by (2)",
@@ -230,10 +232,10 @@ def test_options_are_validated():
 
 def test_a_build_closes_and_prunes_a_serve_keeps_the_process(plugin):
     p, config = plugin
-    p.on_post_build(config)
+    p.on_post_build(config=config)
     assert (p.typesetter.closed, p.typesetter.pruned) == (1, 1)
     p.on_startup(command="serve", dirty=True)
-    p.on_post_build(config)
+    p.on_post_build(config=config)
     assert (p.typesetter.closed, p.typesetter.pruned) == (1, 1)
     p.on_shutdown()
     assert p.typesetter.closed == 2
@@ -254,6 +256,8 @@ def test_a_broken_expression_fails_the_strict_build_naming_the_page(tmp_path):
           - mlnotes-typeset
         """)
     (tmp_path / "mkdocs.yml").write_text(config)
+    # the project's MathJax (npm ci): this repository's
+    (tmp_path / "node_modules").symlink_to(Path(__file__).resolve().parent.parent / "node_modules")
     build = [sys.executable, "-m", "mkdocs", "build", "-d", str(tmp_path / "site")]
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
     result = subprocess.run(

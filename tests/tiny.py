@@ -12,12 +12,12 @@ the dict has one): Material, the site's Markdown extensions that the plugins rea
 `mlnotes` and build code (scripts/mlnotes_site) first on PYTHONPATH, so the entry points
 of the project (pyproject.toml) load this copy of the plugins.
 
-What a tiny project needs from the repository: nothing on disk. The plugins that run
-Node or copy MathJax (mlnotes-typeset, mlnotes-assets) find `node_modules/` next to their own
-package (scripts/mlnotes_site/../../node_modules), not next to mkdocs.yml. mlnotes-figures
-draws the project's own scripts/figures/ with the project's own `mlnotes/` (which must
-define `mlnotes.plotting.style`) into its docs/figures/: the builder's `--root` is the
-folder of mkdocs.yml.
+What a tiny project needs from the repository: its npm packages. The plugins that run
+Node or copy MathJax (mlnotes-typeset, mlnotes-assets) find `node_modules/` from the
+project's folder, as Node does: `project(..., node_modules=True)` links this repository's
+there. mlnotes-figures draws the project's own scripts/figures/ with the project's own
+`mlnotes/` (which must define `mlnotes.plotting.style`) into its docs/figures/: the builder
+runs in the folder of mkdocs.yml.
 """
 
 from __future__ import annotations
@@ -86,11 +86,16 @@ def write(root: Path, files: dict[str, str | bytes]) -> Path:
     return root
 
 
-def project(root: Path, files: dict[str, str | bytes], plugins=(), **settings) -> Path:
-    """A tiny project in `root`: `files`, and a mkdocs.yml from `config` unless they have one."""
+def project(
+    root: Path, files: dict[str, str | bytes], plugins=(), node_modules: bool = False, **settings
+) -> Path:
+    """A tiny project in `root`: `files`, and a mkdocs.yml from `config` unless they have one;
+    with `node_modules`, this repository's npm packages linked as its own."""
     root.mkdir(parents=True, exist_ok=True)
     if "mkdocs.yml" not in files:
         files = {"mkdocs.yml": config(plugins, **settings), **files}
+    if node_modules:
+        (root / "node_modules").symlink_to((ROOT / "node_modules").resolve())
     return write(root, files)
 
 

@@ -12,8 +12,9 @@
 # # Linear algebra: the notebook
 #
 # The companion of the [Linear Algebra notes](../notes/linear-algebra.md). It runs the
-# page's computations with `mlnotes.linalg`, NumPy and SciPy, and checks them on random
-# inputs instead of one worked example: the two forms of each distance agree, a
+# page's computations with `mlnotes.linalg`, NumPy and SciPy, and checks them (with
+# `assert`s) on random inputs instead of one worked example: the two forms of each
+# distance agree, a
 # projection is numpy's least-squares fit, Gram–Schmidt gives orthonormal vectors with
 # the same nested spans (and the notes' formula, which divides by $\|\mathbf{v}\|_2$
 # instead of $\|\mathbf{v}\|_2^2$, does not), and the eigenvalue properties hold where
@@ -70,6 +71,7 @@ for _ in range(1000):
     n = np.cross(u, v)
     gap = distance_line_line(P, u, Q, v) - abs((Q - P) @ n) / np.linalg.norm(n)
     worst["line-line"] = max(worst["line-line"], abs(gap))
+assert max(worst.values()) < 1e-12, worst
 worst
 
 # %% [markdown]
@@ -92,6 +94,7 @@ print(
     f"the notes' formula is wrong for {wrong} of 1000 pairs; "
     f"{negative} pairs have k < 0, and {wrong_and_negative} of the wrong ones are among them"
 )
+assert wrong == negative == wrong_and_negative  # wrong exactly when k < 0
 
 # %% [markdown]
 # ## Projection is least squares
@@ -101,9 +104,10 @@ A = rng.normal(size=(6, 3))
 y = rng.normal(size=6)
 p = project(y, A)
 x_hat, *_ = np.linalg.lstsq(A, y, rcond=None)
-print("equals lstsq:", np.allclose(p, A @ x_hat))
-print("residual orthogonal to the columns:", np.allclose(A.T @ (y - p), 0))
-print("idempotent:", np.allclose(project(p, A), p))
+assert np.allclose(p, A @ x_hat)  # least squares
+assert np.allclose(A.T @ (y - p), 0)  # the residual is orthogonal to the columns
+assert np.allclose(project(p, A), p)  # projecting twice changes nothing
+print("p =", p.round(4))
 
 # %% [markdown]
 # ## Gram–Schmidt, and the notes' formula
@@ -132,9 +136,10 @@ Q = gram_schmidt(X)
 R = Q.T @ X
 V_notes = gram_schmidt_notes(X)
 V_notes /= np.linalg.norm(V_notes, axis=0)
-print("ours, max |Q^T Q - I|:      ", np.abs(Q.T @ Q - np.eye(4)).max())
-print("ours, R upper triangular:   ", np.allclose(np.tril(R, -1), 0))
-print("notes', max |V^T V - I|:    ", np.abs(V_notes.T @ V_notes - np.eye(4)).max())
+ours, notes = np.abs(Q.T @ Q - np.eye(4)).max(), np.abs(V_notes.T @ V_notes - np.eye(4)).max()
+assert ours < 1e-13 and np.allclose(np.tril(R, -1), 0) and notes > 1e-3
+print("ours, max |Q^T Q - I|:  ", ours)
+print("notes', max |V^T V - I|:", notes)
 
 # %% [markdown]
 # ## Eigenvalues: the properties
@@ -148,6 +153,7 @@ print("notes', max |V^T V - I|:    ", np.abs(V_notes.T @ V_notes - np.eye(4)).ma
 for _ in range(3):
     M = rng.normal(size=(4, 4))
     lam = np.linalg.eigvals(M)
+    assert np.isclose(np.trace(M), lam.sum()) and np.isclose(np.linalg.det(M), lam.prod())
     print(
         f"tr = {np.trace(M):+.6f}  sum = {lam.sum().real:+.6f}   "
         f"det = {np.linalg.det(M):+.6f}  prod = {lam.prod().real:+.6f}"
@@ -166,6 +172,7 @@ lam, U = np.linalg.eig(Rot)
 i = np.argmin(np.abs(lam - 1))
 print("eigenvalues:", np.round(lam, 4))
 on_axis = np.isclose(abs(U[:, i].real @ axis), 1.0)  # unit vectors: parallel iff |u . a| = 1
+assert on_axis
 print("the eigenvector for 1 is the axis (up to sign):", on_axis)
 
 # %% [markdown]
@@ -174,8 +181,8 @@ print("the eigenvector for 1 is the axis (up to sign):", on_axis)
 # %%
 A = np.array([[2.0, 1.0], [0.5, 1.5]])
 lam, U = diagonalize(A)
+assert np.allclose(U @ np.diag(lam) @ np.linalg.inv(U), A)
 print("eigenvalues:", lam)
-print("A = U diag(lam) U^-1:", np.allclose(U @ np.diag(lam) @ np.linalg.inv(U), A))
 
 theta = np.linspace(0, 2 * np.pi, 200)
 circle = np.stack([np.cos(theta), np.sin(theta)])

@@ -15,9 +15,11 @@
 # [Probability: Univariate Models](../notes/probability.md). It plays the Monty Hall
 # game many times and compares the result with Bayes' rule, then evaluates the four
 # discrete distributions of the notes (Bernoulli, binomial, Poisson, geometric), checks
-# them against their formulas written out and the means and variances `scipy.stats`
-# gives, and watches the Poisson approximate the binomial. Apart from those written-out
-# formulas, the computing is done by the `mlnotes` package; change a number and rerun.
+# them against their formulas written out and their means and variances against the
+# closed forms and `scipy.stats`, and watches the Poisson approximate the binomial. Apart
+# from those written-out formulas, the computing is done by the `mlnotes` package; the
+# checks are `assert`s, so a change that breaks one stops the notebook. Change a number
+# and rerun.
 
 # %%
 from fractions import Fraction
@@ -89,6 +91,9 @@ for n_games in (10, 100, 1_000, 10_000, 100_000, 1_000_000):
     switch = simulate_monty_hall(n_games, switch=True)
     stay = simulate_monty_hall(n_games, switch=False)
     print(f"{n_games:>9,} games: switch {switch:.4f}, stay {stay:.4f}")
+# a million games: within 4 standard errors, sqrt(p (1 - p) / n), of Bayes' 2/3 and 1/3
+standard_error = np.sqrt(2 / 9 / n_games)
+assert abs(switch - 2 / 3) < 4 * standard_error and abs(stay - 1 / 3) < 4 * standard_error
 
 # %%
 n_games = 20_000
@@ -122,10 +127,11 @@ for k in (1, 1.96, 2):
 # %% [markdown]
 # ## The four discrete distributions
 #
-# Each pmf of `mlnotes.distributions` evaluates `scipy.stats`. Here it is compared with
-# the notes' formula written out in plain Python (the geometric one as the page corrects
-# it) over (a long stretch of) its support, summed, and its mean and variance computed
-# from the pmf and compared with the closed forms and with scipy's.
+# `mlnotes.distributions` computes the pmfs with `scipy.stats` (the Bernoulli's is its
+# formula). Here each is compared with the notes' formula written out in plain Python
+# (the geometric one as the page corrects it) over (a long stretch of) its support,
+# summed, and its mean and variance computed from the pmf and compared with the closed
+# forms and with scipy's.
 
 # %%
 from math import comb, exp, factorial
@@ -168,11 +174,12 @@ for name, y, pmf, formula, reference, (mean, var) in cases:
     p = pmf(y)
     written_out = np.array([formula(int(k)) for k in y])
     m, v = pmf_mean_var(y, p)
-    same = np.allclose(p, written_out, rtol=1e-12, atol=0)
-    assert same, name
-    print(f"{name}: the formula written out above gives the same values: {same}, sum {p.sum():.6f}")
-    print(f"    mean {m:.4f} = {mean:g} = {reference.mean():g} (scipy)")
-    print(f"    var  {v:.4f} = {var:g} = {reference.var():g} (scipy)")
+    assert np.allclose(p, written_out, rtol=1e-12, atol=0), name
+    assert np.allclose([m, v], [mean, var], rtol=1e-9), name  # from the pmf vs closed form
+    assert np.allclose([mean, var], [reference.mean(), reference.var()], rtol=1e-12), name
+    print(f"{name}: the formula written out above gives the same values; sum {p.sum():.6f}")
+    print(f"    mean {m:.4f} from the pmf, {mean:g} closed form, {reference.mean():g} scipy")
+    print(f"    var  {v:.4f} from the pmf, {var:g} closed form, {reference.var():g} scipy")
 
 # %%
 fig, axes = plt.subplots(2, 2, figsize=(8, 5), layout="constrained")
@@ -206,10 +213,11 @@ print(f"1/theta = {mean:g}, (1 - theta)/theta^2 = {var:g}")
 #
 # With $\lambda = N\theta$ fixed, $\mathrm{Bin}(N, \lambda / N)$ approaches the
 # Poisson as the number of trials $N$ grows; the total variation distance between
-# them falls like $1/N$.
+# them falls like $1/N$ ($N$ times it settles), under Le Cam's bound $\lambda^2/N$.
 
 # %%
 lam = 3.0
-for n in (5, 10, 100, 1_000, 10_000):
+for n in (5, 10, 100, 1_000, 10_000, 10**9):
     distance = binomial_poisson_distance(lam, n)
-    print(f"N = {n:>6,}: total variation distance {distance:.2e}")
+    assert distance <= lam**2 / n
+    print(f"N = {n:>13,}: total variation distance {distance:.3e}, N times it {n * distance:.4f}")

@@ -170,20 +170,18 @@ def edit_function(path: Path) -> str:
 
 
 def expected_after_edit(tree: Path, module: str) -> tuple[list[str], list[str]]:
-    """The figures and notebooks whose cache keys cover `module`, by the builder's rules."""
-    sys.path.insert(0, str(tree / "scripts"))
-    from mlnotes_site import figure_builder as builder
+    """The figures and notebooks whose cache keys cover `module`, by the builder's rules
+    (the source scan of keys.py, as for a figure or notebook not drawn yet)."""
+    from mlnotes_site import figure_builder
+    from mlnotes_site.figure_builder import FigureProject
 
+    project = FigureProject.at(tree)
     edited = (tree / module).resolve()
 
     def hit(path: Path) -> bool:
-        try:
-            deps = builder.dependencies(path)
-        except SyntaxError:
-            return True
-        return edited in {p.resolve() for p in deps}
+        return edited in {p.resolve() for p in figure_builder.dependencies(project, path)}
 
-    figures = sorted(name for name, script in builder.discover().items() if hit(script))
+    figures = sorted(name for name, script in project.discover().items() if hit(script))
     notebooks = sorted(nb.stem for nb in (tree / "docs" / "notebooks").glob("*.py") if hit(nb))
     return figures, notebooks
 

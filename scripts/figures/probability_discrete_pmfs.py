@@ -3,9 +3,10 @@ r"""The pmfs of the four discrete distributions of the notes.
 Bernoulli $\mathrm{Ber}(\theta)$, binomial $\mathrm{Bin}(N, \theta)$, Poisson
 $\mathrm{Poi}(\lambda)$ and geometric $\mathrm{Geo}(\theta)$, each for three parameter
 values, drawn as stems at the integers of the support. The pmfs come from
-`mlnotes.distributions`, which evaluates `scipy.stats` (the page's Checks compare the
-binomial, Poisson and geometric ones with the formulas written out); the dotted line in each panel marks the mean of the distribution
-drawn in the same colour (from the `*_mean_var` functions).
+`mlnotes.distributions`, which computes the Bernoulli's from its formula and the others
+with `scipy.stats` (the page's Checks compare those three with the formulas written
+out); the dotted line in each panel marks the mean of the distribution drawn in the
+same colour (from the `*_mean_var` functions).
 """
 
 import matplotlib.pyplot as plt
@@ -20,6 +21,13 @@ from mlnotes.distributions import (
     geometric_pmf,
     poisson_mean_var,
     poisson_pmf,
+)
+
+# What the figure shows, in words: the alt text of its drawings on the page.
+ALT = (
+    "Four panels of stem plots: Bernoulli with theta 0.2, 0.5 and 0.8; binomial with N = 10 and "
+    "the same thetas; Poisson with lambda 1, 4 and 10; geometric with theta 0.2, 0.5 and 0.8; a "
+    "dotted vertical line marks each mean"
 )
 
 

@@ -1,6 +1,5 @@
-"""Serve a built site on localhost and drive Debian's headless Chromium: shared by the
-browser tests (tests/conftest.py, found through pytest's `pythonpath` option in
-pyproject.toml), scripts/dev/screenshot.py and scripts/dev/bench_pages.py.
+"""Serve a built site on localhost and drive Debian's headless Chromium: for the printer
+(`make pdf`), the browser tests and the developer tools (screenshots, page benchmarks).
 """
 
 from __future__ import annotations

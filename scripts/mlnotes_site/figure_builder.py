@@ -1,140 +1,97 @@
 """Build the site's figures: one script in scripts/figures/ per figure, light and dark SVG.
 
-    python scripts/mlnotes_site/figure_builder.py [--force] [--jobs N] [--root DIR] [NAME ...]
+    python -m mlnotes_site.figure_builder [--force] [--jobs N] [--root DIR] [NAME ...]
 
-Each script `scripts/figures/<name>.py` defines `make_figure()`, which returns a
-matplotlib Figure. The builder calls it under `mlnotes.plotting.style("light")` and
-`style("dark")` and writes `docs/figures/<name>.svg` and `docs/figures/<name>-dark.svg`.
-
-A figure is rebuilt only when its cache key (scripts/mlnotes_site/keys.py) changes. The
-key hashes the script, the code of the `mlnotes` modules it imports (their syntax trees
-without docstrings and comments: `keys.Key.code`), `mlnotes/__init__.py` and
-`mlnotes/plotting.py` (the styles), this builder and keys.py, and the versions of Python
-and the libraries that draw. The modules it imports are those its worker recorded it
-importing when it was last drawn (`keys.ImportRecorder`, `.cache/figures/<name>.imports`:
-an `importlib.import_module` counts, and so does a module another figure loaded first in
-the same warm worker); for a figure not drawn yet, those its source names, followed
-through `mlnotes`' own imports (`keys.imports`). So editing a Markdown page or a docstring
-rebuilds nothing, and changing the code of `mlnotes/linalg.py` rebuilds only the figures
-that imported it.
-
-Figures are built in parallel (one process per core), with one progress line each.
-A script that raises fails the build with its name and traceback, and its old output
-is deleted, never left in place; outputs of scripts that no longer exist are deleted
-too. A JSON report of the last run is written to `.cache/figures/last-run.json`.
-
-The paths above are those of the project the builder works on: this repository by default,
-or the folder `--root DIR` names (mlnotes-figures passes its mkdocs.yml's folder), with its
-own `scripts/figures/`, `mlnotes/` (put first on `sys.path`: the figures import it, and
-`mlnotes.plotting.style` draws them), `docs/figures/` and `.cache/figures/`
-($MLNOTES_FIGURE_CACHE, if set, replaces the last for any root). In a process that imports
-this module, its ROOT, SCRIPTS, PACKAGE, OUT and CACHE are this repository's until
-`set_root` is called.
+`scripts/figures/<name>.py` defines `make_figure()`, which returns a matplotlib Figure;
+it is drawn under `mlnotes.plotting.style("light")` and `style("dark")` into
+`docs/figures/<name>.svg` and `<name>-dark.svg`. Those folders are the project's
+(`FigureProject`: the current directory, or `--root`), whose `mlnotes` the figures import:
+`python -m` puts the current directory first on `sys.path`. A figure is drawn again only
+when its key changes (keys.py: its script, the code of the `mlnotes` modules it imported,
+the styles, this builder's code and the libraries' versions), in parallel, one progress
+line each. A script that raises fails the build naming itself, and its old output is
+deleted; outputs of scripts that no longer exist are deleted too.
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
-import functools
-import importlib.util
 import json
+import multiprocessing
 import os
 import platform
 import sys
 import threading
 import time
-import traceback
 from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
 
-if __package__:
-    from . import keys
-else:  # `python scripts/mlnotes_site/figure_builder.py`
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-    from mlnotes_site import keys
+from mlnotes_site import keys
 
-
-def layout(root: Path) -> tuple[Path, Path, Path, Path, Path]:
-    """The project's folders under `root`: (ROOT, SCRIPTS, PACKAGE, OUT, CACHE).
-
-    CACHE is $MLNOTES_FIGURE_CACHE if set (whatever the root), else `root/.cache/figures`."""
-    root = Path(root).resolve()
-    cache = os.environ.get("MLNOTES_FIGURE_CACHE") or root / ".cache" / "figures"
-    return (
-        root,
-        root / "scripts" / "figures",
-        root / "mlnotes",
-        root / "docs" / "figures",
-        Path(cache),
-    )
-
-
-# The project the builder works on: by default this repository (the folder above scripts/);
-# `--root DIR` (`set_root`) points it at another one, such as the folder of the mkdocs.yml
-# that mlnotes-figures builds.
-ROOT, SCRIPTS, PACKAGE, OUT, CACHE = layout(Path(__file__).resolve().parents[2])
 THEMES = {"light": "", "dark": "-dark"}  # theme -> file-name suffix
+PACKAGE = "mlnotes"  # the package the figures import and are keyed on
 # in every figure's key: mlnotes/__init__.py (run by any import of mlnotes) and the styles
 ALWAYS = ("__init__.py", "plotting.py")
 LIBRARIES = ("matplotlib", "numpy", "scipy", "torch")
-# Bump when the way figures are written changes (file names, savefig options).
-BUILDER_VERSION = "1"
+# `--serve`: the line that ends the answer to a build (after its progress lines)
+SERVE_DONE = "[figures-builder] done "
 
 
-def set_root(root: Path | str) -> None:
-    """Work on the project in `root` from now on: its `scripts/figures/`, `mlnotes/`,
-    `docs/figures/` and `.cache/figures/` (`layout`). The module's ROOT, SCRIPTS, PACKAGE,
-    OUT and CACHE change for every user of this module in this process."""
-    adopt(*layout(Path(root)))
+@dataclass(frozen=True)
+class FigureProject:
+    """The folders of the project the builder works on.
 
-
-def adopt(root, scripts, package, out, cache) -> None:
-    """Set ROOT, SCRIPTS, PACKAGE, OUT and CACHE as given: the initializer of a worker,
-    which draws into the folders of the process that started it whether it was forked
-    (and has them already) or spawned (and imported this module afresh)."""
-    global ROOT, SCRIPTS, PACKAGE, OUT, CACHE
-    ROOT, SCRIPTS, PACKAGE, OUT, CACHE = (Path(p) for p in (root, scripts, package, out, cache))
-
-
-def folders() -> tuple[Path, Path, Path, Path, Path]:
-    """The folders this process works on now: (ROOT, SCRIPTS, PACKAGE, OUT, CACHE)."""
-    return ROOT, SCRIPTS, PACKAGE, OUT, CACHE
-
-
-def discover() -> dict[str, Path]:
-    """Map each figure name to its script (private `_*.py` helpers excluded)."""
-    return {p.stem: p for p in sorted(SCRIPTS.glob("*.py")) if not p.name.startswith("_")}
-
-
-def outputs(name: str) -> list[Path]:
-    return [OUT / f"{name}{suffix}.svg" for suffix in THEMES.values()]
-
-
-def dependencies(script: Path) -> list[Path]:
-    """The `mlnotes` source files a script depends on, transitively, sorted (`keys.imports`).
-
-    `mlnotes/__init__.py` (imported with any submodule) and `mlnotes/plotting.py`
-    (the styles every figure is drawn with) are always included. A script that does not
-    parse depends on every module of `mlnotes/` (it fails when run).
+    `root`: the project's folder (mkdocs.yml's); `scripts`: its figure scripts; `package`:
+    the `mlnotes` the figures import; `out`: where the SVGs go; `cache`: the keys, the
+    recorded imports and the report of the last run (`last-run.json`).
     """
-    try:
-        return keys.imports(script, PACKAGE, always=[Path(a).stem for a in ALWAYS])
-    except (SyntaxError, ValueError):
-        return sorted(PACKAGE.glob("*.py"))
+
+    root: Path
+    scripts: Path
+    package: Path
+    out: Path
+    cache: Path
+
+    @classmethod
+    def at(cls, root: Path | str) -> FigureProject:
+        """The project in `root`, laid out as this one: `scripts/figures/`, `mlnotes/`,
+        `docs/figures/` and `.cache/figures/` ($MLNOTES_FIGURE_CACHE, if set, instead)."""
+        root = Path(root).resolve()
+        cache = os.environ.get("MLNOTES_FIGURE_CACHE") or root / ".cache" / "figures"
+        return cls(
+            root,
+            root / "scripts" / "figures",
+            root / PACKAGE,
+            root / "docs" / "figures",
+            Path(cache),
+        )
+
+    def discover(self) -> dict[str, Path]:
+        """Each figure's name and its script (private `_*.py` helpers excluded)."""
+        return {p.stem: p for p in sorted(self.scripts.glob("*.py")) if not p.name.startswith("_")}
+
+    def outputs(self, name: str) -> list[Path]:
+        return [self.out / f"{name}{suffix}.svg" for suffix in THEMES.values()]
+
+    def stamp(self, name: str) -> keys.Stamp:
+        """The record of figure `name` (its key and recorded imports, beside its SVGs)."""
+        return keys.Stamp(self.cache, name, tuple(self.outputs(name)))
+
+    def shown(self, path: Path) -> str:
+        """`path` as a message names it: relative to the project when inside it."""
+        path = Path(path)
+        return (
+            path.relative_to(self.root).as_posix() if path.is_relative_to(self.root) else str(path)
+        )
 
 
-def notebook_dependencies(notebook: Path) -> list[Path]:
-    """The `mlnotes` sources a jupytext notebook depends on: its imports, as `dependencies`.
-
-    A notebook that does not parse as Python (an `.ipynb`, a syntax error) depends on all
-    of `mlnotes/`.
-    """
-    try:
-        return dependencies(Path(notebook))
-    except (SyntaxError, UnicodeDecodeError, ValueError):
-        return sorted(PACKAGE.rglob("*.py"))
+def dependencies(project: FigureProject, script: Path) -> list[Path]:
+    """The `mlnotes` files the script imports, transitively, with `__init__.py` and
+    `plotting.py` (the styles); every module if it does not parse (`keys.dependencies`)."""
+    return keys.dependencies(script, project.package, always=[Path(a).stem for a in ALWAYS])
 
 
 def _versions() -> str:
@@ -147,133 +104,85 @@ def _versions() -> str:
     return ";".join(versions)
 
 
-def _own_bytes() -> bytes:
-    """This builder's source and keys.py's (which records what a figure imported)."""
-    chunks = []
-    for path in (Path(__file__), Path(keys.__file__)):
-        stat = path.stat()
-        chunks.append(_read_cached(path, stat.st_mtime_ns, stat.st_size))
-    return b"\0".join(chunks)
+def _producer(key: keys.Key) -> keys.Key:
+    """The builder's version: its code and keys.py's (which records what a figure imported)."""
+    this = sys.modules[__name__]
+    return key.module(this).module(keys)
 
 
-@functools.lru_cache(maxsize=8)
-def _read_cached(path: Path, mtime_ns: int, size: int) -> bytes:
-    return path.read_bytes()
-
-
-def cache_key(script: Path, versions: str | None = None, imports: list[str] | None = None) -> str:
+def cache_key(
+    project: FigureProject,
+    script: Path,
+    versions: str | None = None,
+    imports: list[str] | None = None,
+) -> str:
     """The content key (`keys.Key`) of everything that can change the figure's bytes.
 
     `imports`: the `mlnotes` files (relative to `mlnotes/`) the script imported when it
     last ran (`recorded_imports`); without them, those its source names (`dependencies`).
     """
-    key = keys.Key("figure")
-    key.add("builder", f"{BUILDER_VERSION}\n{versions or _versions()}").add("code", _own_bytes())
-    key.file(script, ROOT)  # the script itself by its bytes: any edit redraws it
-    for path in dependencies(script) if imports is None else _import_files(imports):
-        key.code(path, ROOT, missing_ok=True)  # a module gone since: the figure runs, and fails
+    key = _producer(keys.Key("figure")).add("versions", versions or _versions())
+    key.file(script, project.root)  # the script itself by its bytes: any edit redraws it
+    for path in dependencies(project, script) if imports is None else _files(project, imports):
+        key.code(path, project.root, missing_ok=True)  # a module gone since: it runs, and fails
     return key.hexdigest()
 
 
-def _import_files(imports: list[str]) -> list[Path]:
-    return sorted({PACKAGE / name for name in [*imports, *ALWAYS]})
+def _files(project: FigureProject, imports: list[str]) -> list[Path]:
+    return sorted({project.package / name for name in [*imports, *ALWAYS]})
 
 
-def _imports_stamp(name: str) -> Path:
-    return CACHE / f"{name}.imports"
-
-
-def recorded_imports(name: str) -> list[str] | None:
+def recorded_imports(project: FigureProject, name: str) -> list[str] | None:
     """The `mlnotes` files (relative to `mlnotes/`) the figure's script imported when it was
     last drawn, as its worker recorded them (`keys.ImportRecorder`); None if not recorded."""
-    return keys.read_imports(_imports_stamp(name))
+    return project.stamp(name).imports()
 
 
-def _stamp(name: str) -> Path:
-    return CACHE / f"{name}.key"
+def code_key(project: FigureProject) -> str:
+    """One key of the code every figure may import (each `mlnotes` module's code) and of
+    this builder's: a warm worker that imported an older version of either must not draw."""
+    key = _producer(keys.Key("figure workers"))
+    for path in sorted(project.package.rglob("*.py")):
+        key.code(path, project.root)
+    return key.hexdigest()
 
 
-def is_fresh(name: str, key: str) -> bool:
-    stamp = _stamp(name)
-    return (
-        stamp.exists()
-        and stamp.read_text(encoding="utf-8") == key
-        and all(p.exists() for p in outputs(name))
-    )
+# ---------------------------------------------------------------------------------------
+# The workers
+# ---------------------------------------------------------------------------------------
 
 
-def _remove_outputs(name: str) -> None:
-    for path in [*outputs(name), _stamp(name), _imports_stamp(name)]:
-        path.unlink(missing_ok=True)
+@dataclass
+class _Worker:
+    project: FigureProject
+    recorder: keys.ImportRecorder | None = None
 
 
-_RECORDER: keys.ImportRecorder | None = None
+_WORKER: _Worker | None = None  # set in a worker process by its initializer
 
 
-def _recorder() -> keys.ImportRecorder:
-    """This worker's record of what each module imports (installed once, before mlnotes loads)."""
-    global _RECORDER
-    if _RECORDER is None:
-        _RECORDER = keys.ImportRecorder("mlnotes").install()
-    return _RECORDER
+def start_worker(project: FigureProject) -> None:
+    """Initializer of a worker process: it draws for `project` (forked or spawned alike)."""
+    global _WORKER
+    _WORKER = _Worker(project)
 
 
-def render(name: str, script: str) -> tuple[str, float, str | None, list[str] | None]:
-    """Worker: draw one figure in both themes. Returns (name, seconds, error or None, the
-    `mlnotes` files the script imported, relative to `mlnotes/`, or None if it failed).
-
-    For a worker process only: it installs an import recorder, which reloads `mlnotes`."""
-    start = time.perf_counter()
-    try:
-        recorder = _recorder()
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-
-        from mlnotes.plotting import style
-
-        module_name = f"_figure_{name}"
-        recorder.forget(module_name)  # what an earlier version of the script imported
-        spec = importlib.util.spec_from_file_location(module_name, script)
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-        make_figure = getattr(module, "make_figure", None)
-        if not callable(make_figure):
-            raise TypeError(f"{script} defines no make_figure() function")
-        for theme, suffix in THEMES.items():
-            with style(theme):
-                fig = make_figure()
-                target = OUT / f"{name}{suffix}.svg"
-                tmp = target.with_suffix(".svg.tmp")
-                fig.savefig(tmp, format="svg", metadata={"Date": None})
-                plt.close(fig)
-            os.replace(tmp, target)
-        return name, time.perf_counter() - start, None, recorder.files(module_name)
-    except Exception:
-        return name, time.perf_counter() - start, traceback.format_exc(), None
-
-
-def warm_worker(*project: Path | str) -> None:
-    """Initializer of a long-lived worker (`make serve`): import what every figure draws with
+def warm_worker(project: FigureProject) -> None:
+    """Initializer of a long-lived worker (`--serve`): import what every figure draws with
     once, so an edit of a figure script costs its drawing, not Python's imports.
-    `project`: the folders to work on (`folders()` of the server; default: this repository's).
 
-    It also exits when the server that started it is gone: a process pool's worker holds
-    both ends of its task queue, so it never sees end-of-file when the server is killed
-    (`kill`, a test's `terminate()`) and would otherwise live on, idle, holding its memory."""
-    server = os.getppid()
+    It also exits when the process that started it is gone: a process pool's worker holds
+    both ends of its task queue, so it never sees end-of-file when its parent is killed
+    and would otherwise live on, idle, holding its memory."""
+    parent = os.getppid()
 
-    def exit_with_the_server() -> None:
-        while os.getppid() == server:
+    def exit_with_the_parent() -> None:
+        while os.getppid() == parent:
             time.sleep(1)
         os._exit(0)
 
-    threading.Thread(target=exit_with_the_server, name="exit-with-the-server", daemon=True).start()
-    if project:
-        adopt(*project)
-    if str(ROOT) not in sys.path:
-        sys.path.insert(0, str(ROOT))  # this tree's mlnotes, as `python figure_builder.py` runs
+    threading.Thread(target=exit_with_the_parent, name="exit-with-the-parent", daemon=True).start()
+    start_worker(project)
     _recorder()  # before mlnotes loads: every module's imports are recorded
     import matplotlib
 
@@ -287,53 +196,112 @@ def warm_worker(*project: Path | str) -> None:
         pass
 
 
-def code_key() -> str:
-    """One key of the code every figure may import (`keys.code_digest` of each `mlnotes`
-    module) and of this builder: a long-lived worker that imported an older version of
-    either must not draw."""
-    key = keys.Key("figure workers").add("code", _own_bytes())
-    for path in sorted(PACKAGE.rglob("*.py")):
-        key.code(path, ROOT)
-    return key.hexdigest()
+def _recorder() -> keys.ImportRecorder:
+    """This worker's record of what each module imports (installed once, before mlnotes loads)."""
+    if _WORKER is None:
+        raise RuntimeError("not a figure worker: start it with start_worker(project)")
+    if _WORKER.recorder is None:
+        _WORKER.recorder = keys.ImportRecorder(PACKAGE).install()
+    return _WORKER.recorder
 
 
-def _after_run(script: Path, versions: str, key: str, used: list[str] | None, imported) -> str:
+def _check_package(project: FigureProject) -> None:
+    """The `mlnotes` the figures import must be the project's, the one they are keyed on."""
+    imported = Path(sys.modules[PACKAGE].__file__).resolve().parent
+    if imported != project.package.resolve():
+        raise ImportError(
+            f"the figures import {PACKAGE} from {imported}, not the project's {project.package}: "
+            "run the builder from the project's folder (`python -m` puts it first on sys.path)"
+        )
+
+
+def render(name: str, script: str) -> tuple[str, float, str | None, list[str] | None]:
+    """Worker: draw one figure in both themes. Returns (name, seconds, error or None, the
+    `mlnotes` files the script imported, relative to `mlnotes/`, or None if it failed).
+
+    For a worker process only (`start_worker`): it installs an import recorder, which
+    reloads `mlnotes`."""
+    start = time.perf_counter()
+    try:
+        recorder = _recorder()
+        project = _WORKER.project
+        import importlib.util
+
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+
+        from mlnotes.plotting import style
+
+        _check_package(project)
+        module_name = f"_figure_{name}"
+        recorder.forget(module_name)  # what an earlier version of the script imported
+        spec = importlib.util.spec_from_file_location(module_name, script)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        make_figure = getattr(module, "make_figure", None)
+        if not callable(make_figure):
+            raise TypeError(f"{project.shown(Path(script))} defines no make_figure() function")
+        for theme, suffix in THEMES.items():
+            with style(theme):
+                fig = make_figure()
+                target = project.out / f"{name}{suffix}.svg"
+                tmp = target.with_suffix(".svg.tmp")
+                fig.savefig(tmp, format="svg", metadata={"Date": None})
+                plt.close(fig)
+            os.replace(tmp, target)
+        return name, time.perf_counter() - start, None, recorder.files(module_name)
+    except Exception as exc:
+        return name, time.perf_counter() - start, keys.ImportRecorder.format_exception(exc), None
+
+
+# ---------------------------------------------------------------------------------------
+# A build
+# ---------------------------------------------------------------------------------------
+
+
+def _after_run(project, script, versions, key, used, imported) -> str:
     """The key to stamp a figure just drawn with. `key` was computed before the run, over
     the files `used` (recorded by the last run, or scanned); the next build keys the
     figure over the files this run `imported`. When those are among the `used` files and
     none of those changed during the run, the key over `imported` now is the key of what
     was drawn; otherwise `key` is kept, which the next build's key differs from (the
     figure is drawn again: never a stale figure, at worst one more drawing)."""
-    before = set(_import_files(used)) if used is not None else set(dependencies(script))
-    if set(_import_files(imported)) <= before and cache_key(script, versions, used) == key:
-        return cache_key(script, versions, imported)
+    before = set(_files(project, used) if used is not None else dependencies(project, script))
+    if (
+        set(_files(project, imported)) <= before
+        and cache_key(project, script, versions, used) == key
+    ):
+        return cache_key(project, script, versions, imported)
     return key
 
 
 def build(
+    project: FigureProject,
     names: list[str] | None = None,
     force: bool = False,
     jobs: int | None = None,
     executor=None,
 ) -> int:
-    """Build the figures; print one line per figure. Returns the number of failures.
+    """Build the project's figures; print one line per figure. Returns the number of failures.
 
-    `executor`: a `concurrent.futures` executor to draw in (kept warm by `make serve`'s
-    hook, built with `warm_worker`); by default a process pool for this call only.
-    The failures' tracebacks are in `.cache/figures/last-run.json` (`last_run()`).
+    `executor`: a `concurrent.futures` executor to draw in, whose workers were started
+    with `start_worker(project)` or `warm_worker(project)`; by default a process pool for
+    this call only. The failures' tracebacks are in the report (`last_run`).
     """
-    scripts = discover()
+    scripts = project.discover()
     unknown = sorted(set(names or []) - set(scripts))
     if unknown:
         raise SystemExit(
             f"figure_builder: no figure script named {', '.join(unknown)} in "
-            f"{SCRIPTS} (known: {', '.join(scripts) or 'none'})"
+            f"{project.scripts} (known: {', '.join(scripts) or 'none'})"
         )
-    OUT.mkdir(parents=True, exist_ok=True)
-    CACHE.mkdir(parents=True, exist_ok=True)
+    project.out.mkdir(parents=True, exist_ok=True)
+    project.cache.mkdir(parents=True, exist_ok=True)
     # never leave a figure whose script is gone
-    expected = {p.name for name in scripts for p in outputs(name)}
-    for stale in OUT.glob("*.svg"):
+    expected = {p.name for name in scripts for p in project.outputs(name)}
+    for stale in project.out.glob("*.svg"):
         if stale.name not in expected:
             stale.unlink()
             print(f"[figures] {stale.stem}: removed (no script)", flush=True)
@@ -341,9 +309,9 @@ def build(
     t0 = time.perf_counter()
     versions = _versions()
     selected = names or list(scripts)
-    used = {name: recorded_imports(name) for name in selected}
-    stamps = {name: cache_key(scripts[name], versions, used[name]) for name in selected}
-    todo = [n for n in selected if force or not is_fresh(n, stamps[n])]
+    used = {name: recorded_imports(project, name) for name in selected}
+    stamps = {name: cache_key(project, scripts[name], versions, used[name]) for name in selected}
+    todo = [n for n in selected if force or not project.stamp(n).fresh(stamps[n])]
     fresh = [name for name in selected if name not in todo]
     if len(fresh) <= 20:  # a line each; a large corpus (bench_loop --scale) gets one line
         for name in fresh:
@@ -351,37 +319,37 @@ def build(
     else:
         print(f"[figures] {len(fresh)} figures up to date", flush=True)
 
-    report = {"built": [], "fresh": [n for n in selected if n not in todo], "failed": {}}
+    report = {"built": [], "fresh": fresh, "failed": {}}
     workers = max(1, min(jobs or os.cpu_count() or 1, len(todo)))
     if todo:
         runner = (
             contextlib.nullcontext(executor)
             if executor
-            # the workers draw into this process's folders, forked or spawned (`adopt`)
-            else ProcessPoolExecutor(workers, initializer=adopt, initargs=folders())
+            else ProcessPoolExecutor(workers, initializer=start_worker, initargs=(project,))
         )
         with runner as pool:
             futures = [pool.submit(render, n, str(scripts[n])) for n in todo]
             for future in as_completed(futures):
                 name, seconds, error, imported = future.result()
+                script = project.shown(scripts[name])
                 if error is None:
-                    stamp = _after_run(scripts[name], versions, stamps[name], used[name], imported)
-                    _stamp(name).write_text(stamp, encoding="utf-8")
-                    _imports_stamp(name).write_text(json.dumps(imported), encoding="utf-8")
+                    stamp = _after_run(
+                        project, scripts[name], versions, stamps[name], used[name], imported
+                    )
+                    project.stamp(name).write(stamp, imported)
                     report["built"].append(name)
                     print(f"[figures] {name}: built in {seconds:.2f} s", flush=True)
                 else:
-                    _remove_outputs(name)
+                    project.stamp(name).remove()
                     report["failed"][name] = error
                     print(
-                        f"[figures] {name}: FAILED after {seconds:.2f} s "
-                        f"(scripts/figures/{name}.py)\n{error}",
+                        f"[figures] {name}: FAILED after {seconds:.2f} s ({script})\n{error}",
                         file=sys.stderr,
                         flush=True,
                     )
     elapsed = time.perf_counter() - t0
     report["seconds"] = round(elapsed, 3)
-    (CACHE / "last-run.json").write_text(json.dumps(report, indent=1), encoding="utf-8")
+    (project.cache / "last-run.json").write_text(json.dumps(report, indent=1), encoding="utf-8")
     print(
         f"[figures] {len(report['built'])} built, {len(report['fresh'])} up to date, "
         f"{len(report['failed'])} failed, {elapsed:.2f} s",
@@ -390,16 +358,39 @@ def build(
     if report["failed"]:
         print(
             "[figures] failing scripts: "
-            + ", ".join(f"scripts/figures/{n}.py" for n in sorted(report["failed"])),
+            + ", ".join(project.shown(scripts[n]) for n in sorted(report["failed"])),
             file=sys.stderr,
             flush=True,
         )
     return len(report["failed"])
 
 
-def last_run() -> dict:
+def last_run(project: FigureProject) -> dict:
     """The report of the last build: {"built": [...], "fresh": [...], "failed": {name: traceback}}."""
-    return json.loads((CACHE / "last-run.json").read_text(encoding="utf-8"))
+    return json.loads((project.cache / "last-run.json").read_text(encoding="utf-8"))
+
+
+def serve(project: FigureProject, jobs: int | None = None, requests=None) -> int:
+    """Build on request, with warm workers: `mlnotes-figures` under `mkdocs serve`.
+
+    Reads one line per build from `requests` (stdin), builds, and answers after the
+    build's progress lines with one line, `SERVE_DONE` and the report as JSON. Ends at the
+    end of its input (the server closed it, or is gone), its workers with it. The server
+    starts a new one when this builder's code, keys.py's or `mlnotes`' changes (`code_key`).
+    """
+    workers = jobs or os.cpu_count() or 1
+    spawn = multiprocessing.get_context("spawn")  # the pool's threads are never forked
+    with ProcessPoolExecutor(
+        workers, mp_context=spawn, initializer=warm_worker, initargs=(project,)
+    ) as pool:
+        # start every worker now: a pool spawns its workers on the first submits, so the
+        # first figure edit would otherwise wait for their imports (torch, matplotlib)
+        for _ in range(workers):
+            pool.submit(os.getpid)
+        for _ in requests if requests is not None else sys.stdin:
+            build(project, executor=pool)
+            print(SERVE_DONE + json.dumps(last_run(project)), flush=True)
+    return 0
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -410,19 +401,27 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--root",
         type=Path,
-        default=None,
+        default=Path.cwd(),
         help="the project's folder (its scripts/figures/, mlnotes/, docs/figures/, "
-        ".cache/figures/); default: this repository",
+        ".cache/figures/); default: the current directory",
+    )
+    parser.add_argument(
+        "--serve",
+        action="store_true",
+        help="build on each line read on stdin, with warm workers (mlnotes-figures under "
+        "`mkdocs serve`)",
     )
     args = parser.parse_args(argv)
-    if args.root is not None:
-        if not args.root.is_dir():  # a project without scripts/figures/ has no figure: fine
-            parser.error(f"--root {args.root}: no such folder (the project's folder?)")
-        set_root(args.root)
-        sys.path.insert(0, str(ROOT))  # the project's own mlnotes, for the workers (forked)
-    return 1 if build(args.names or None, force=args.force, jobs=args.jobs) else 0
+    if not args.root.is_dir():  # a project without scripts/figures/ has no figure: fine
+        parser.error(f"--root {args.root}: no such folder (the project's folder?)")
+    project = FigureProject.at(args.root)
+    if args.serve:
+        return serve(project, args.jobs)
+    return 1 if build(project, args.names or None, force=args.force, jobs=args.jobs) else 0
 
 
 if __name__ == "__main__":
-    sys.path.insert(0, str(ROOT))
-    raise SystemExit(main())
+    # through the module's own name, so that the workers find `render` where they import it
+    from mlnotes_site.figure_builder import main as _main
+
+    raise SystemExit(_main())

@@ -1,30 +1,17 @@
 """Content keys: the one way the build decides that cached work is still valid.
 
-The build's caches are keyed here (all but the typeset math's, typeset.py, which
-hashes its page's expressions itself): the figures (figure_builder.py, one key a figure
-and one for the code the warm workers have imported), the executed notebooks
-(notebooks.py) and `make serve`'s incremental
-rebuilds (incremental.py). A key is a SHA-256 over *named parts*:
+Every cache of the build is keyed here (figures, executed notebooks, typeset math,
+`make serve`'s page records). A `Key` is a SHA-256 over named, length-framed parts:
 
-    key = Key("figure").add("builder", "1").file(script, root).code(module, root)
-    key.hexdigest()
+    Key("figure").module(figure_builder).file(script, root).code(module, root).hexdigest()
 
-- `Key.add`: a value (bytes or text) under a name of the caller's choosing.
-- `Key.file`: a file's bytes, named by its path relative to `root`.
-- `Key.code`: a Python module's code without docstrings, comments and layout
-  (`code_digest`), named by its path relative to `root`: a docstring or comment edit
-  keeps the key, any change of behaviour changes it.
-- `imports`: the modules of a package (`mlnotes`) a script imports, transitively, found
-  by reading its source (what the keys of notebooks cover, and of a figure not yet drawn).
-- `ImportRecorder`: the modules of the package a script imported, recorded as it ran
-  (what the key of a figure drawn before covers: figure_builder.py).
-
-Each part is framed by its kind and length, so no two different lists of parts hash
-alike (`("ab", "c")` and `("a", "bc")` differ). A key holds no absolute path and no
-modification time: a cache restored on another machine, or in another checkout of the
-project, stays valid (the workflows restore `.cache/` from earlier runs;
-tests/test_workflows.py). `Key.file` and `Key.code` refuse a path outside `root`.
-Parses are memoised within a process on a file's bytes, never on its modification time.
+`Key.file` names a file by its path relative to the project, `Key.code` keys a module's
+code without docstrings and comments, `Key.module` an imported module's code by its dotted
+name (a producer's version is its code). `dependencies` finds what a script imports of a
+package by reading it, `ImportRecorder` records it as the script runs, and a `Stamp` beside
+a product (`<name>.key`, `<name>.imports`) says what it was made from. A key holds no
+absolute path and no modification time, so a cache restored on another machine or in
+another checkout stays valid; parses are memoised on a file's bytes, never on its mtime.
 """
 
 from __future__ import annotations
@@ -34,20 +21,25 @@ import builtins
 import functools
 import hashlib
 import importlib
-import json
 import importlib.util
+import json
 import os
 import sys
 import threading
 from collections.abc import Iterable
+from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
 
 __all__ = [
     "ImportRecorder",
     "Key",
+    "Stamp",
     "code_digest",
+    "dependencies",
     "digest",
     "imports",
+    "read_imports",
     "relative_name",
 ]
 
@@ -96,6 +88,12 @@ class Key:
             if not missing_ok:
                 raise
             return self._part(b"missing", name, b"")
+
+    def module(self, module: ModuleType) -> Key:
+        """Add the code (`code_digest`) of the imported `module`'s source file, as it is on
+        disk now, named by its dotted name: the version of a producer is its code (no
+        counter to bump by hand), wherever the package is installed."""
+        return self._part(b"module", module.__name__, code_digest(Path(module.__file__)))
 
     def hexdigest(self) -> str:
         return self._hash.copy().hexdigest()
@@ -190,6 +188,20 @@ def imports(script: Path, package: Path, always: Iterable[str] = ()) -> list[Pat
     return sorted(package / f"{m}.py" for m in seen if (package / f"{m}.py").exists())
 
 
+def dependencies(source: Path, package: Path, always: Iterable[str] = ()) -> list[Path]:
+    """The modules of `package` that the script or jupytext notebook at `source` imports,
+    transitively, with `__init__.py` and the `always` modules (`imports`); sorted paths.
+
+    A source that does not parse as Python (a syntax error, a notebook magic that jupytext
+    did not comment out, bytes that are not UTF-8) depends on every module of `package`:
+    whatever runs it runs again, and fails naming the error.
+    """
+    try:
+        return imports(Path(source), Path(package), always)
+    except (SyntaxError, ValueError):  # UnicodeDecodeError is a ValueError
+        return sorted(Path(package).rglob("*.py"))
+
+
 def _imports(path: Path, package: Path, strict: bool) -> frozenset[str]:
     """The modules of `package` (file stems) the file at `path` imports, directly."""
     try:
@@ -243,6 +255,53 @@ def read_imports(path: Path) -> list[str] | None:
     except (OSError, ValueError):
         return None
     return imports if isinstance(imports, list) else None
+
+
+@dataclass(frozen=True)
+class Stamp:
+    """The record of a product made into `outputs`, kept in the folder `cache`:
+    `<name>.key` (the key it was made under) and `<name>.imports` (the package's files its
+    producer imported, a JSON list: `ImportRecorder.files`).
+
+    The product is fresh for a key when the key file holds that key and every output
+    exists; `write` records a new product (after its outputs are written), `remove`
+    deletes the product and its record (nothing stale is left when making it failed).
+    """
+
+    cache: Path
+    name: str
+    outputs: tuple[Path, ...] = ()
+
+    @property
+    def key_file(self) -> Path:
+        return Path(self.cache) / f"{self.name}.key"
+
+    @property
+    def imports_file(self) -> Path:
+        return Path(self.cache) / f"{self.name}.imports"
+
+    def imports(self) -> list[str] | None:
+        """What the last run recorded it importing (`read_imports`), or None."""
+        return read_imports(self.imports_file)
+
+    def fresh(self, key: str) -> bool:
+        """Was the product made under `key`, and are all its outputs there?"""
+        try:
+            made = self.key_file.read_text(encoding="utf-8")
+        except OSError:
+            return False
+        return made == key and all(Path(p).is_file() for p in self.outputs)
+
+    def write(self, key: str, imports: list[str]) -> None:
+        """Record the product just made: its key and what it imported."""
+        Path(self.cache).mkdir(parents=True, exist_ok=True)
+        self.imports_file.write_text(json.dumps(imports), encoding="utf-8")
+        self.key_file.write_text(key, encoding="utf-8")
+
+    def remove(self) -> None:
+        """Delete the outputs and the record."""
+        for path in (*self.outputs, self.key_file, self.imports_file):
+            Path(path).unlink(missing_ok=True)
 
 
 class ImportRecorder:
@@ -323,6 +382,20 @@ class ImportRecorder:
             with self._lock:
                 self.edges.setdefault(importer, set()).update(ours)
 
+    @staticmethod
+    def format_exception(exc: BaseException) -> str:
+        """`exc`'s traceback as `traceback.format_exception` writes it, without the frames of
+        this module: an import that failed while recorded is reported at the importing line
+        (a figure script's), not at the recorder's."""
+        import traceback
+
+        here = os.path.normcase(os.path.abspath(__file__))
+        shown = traceback.TracebackException.from_exception(exc)
+        for te in _chain(shown):
+            frames = [f for f in te.stack if os.path.normcase(os.path.abspath(f.filename)) != here]
+            te.stack = traceback.StackSummary.from_list(frames)
+        return "".join(shown.format())
+
     def forget(self, name: str) -> None:
         """Drop what module `name` imported (before it runs again, from a new version)."""
         with self._lock:
@@ -354,3 +427,12 @@ class ImportRecorder:
             if file and Path(file).is_relative_to(folder):
                 found.add(Path(file).relative_to(folder).as_posix())
         return sorted(found)
+
+
+def _chain(te):
+    """A TracebackException and those it was caused by or raised during."""
+    seen = set()
+    while te is not None and id(te) not in seen:
+        seen.add(id(te))
+        yield te
+        te = te.__cause__ or (None if te.__suppress_context__ else te.__context__)

@@ -1,8 +1,9 @@
 """Print the post and the notes pages of a built site as one PDF: the printable book.
 
-    python scripts/mlnotes_site/printer.py SITE_DIR [--output mlnotes.pdf] [--site-url URL]
+    python -m mlnotes_site.printer [SITE_DIR] [--output mlnotes.pdf] [--site-url URL]
 
-`make pdf` runs it on the site that `make site` has just built. SITE_DIR is served on a
+`make pdf` runs it on the site that `make site` has just built (SITE_DIR and the output
+default to `site/` and `mlnotes.pdf` in the current directory). SITE_DIR is served on a
 free localhost port and Debian's Chromium (/usr/bin/chromium, through Playwright)
 prints ONE document: a title page, a table of contents with page numbers, then the
 article of each page of `CHAPTERS` in reading order, with the site's own stylesheets
@@ -37,9 +38,8 @@ import argparse
 import io
 import sys
 import time
+from importlib import resources
 from pathlib import Path
-
-ROOT = Path(__file__).resolve().parents[2]
 
 # The book, in reading order: the post, then the notes pages, as in the site's nav.
 # (Not the post's companion page, notes/sinusoidal-embeddings-in-practice/: it is the
@@ -50,7 +50,7 @@ CHAPTERS = (
     "notes/linear-algebra/",
     "notes/cnn/",
 )
-BOOK_CSS = Path(__file__).with_name("printer.css")
+BOOK_CSS = resources.files(__package__) / "printer.css"  # package data
 # The printed page: A4, and the width MathJax breaks long equations to (CSS px, 96/in).
 PAGE_FORMAT = "A4"
 PAGE_WIDTH_MM, MARGIN_MM = 210, 18
@@ -355,9 +355,11 @@ def print_book(site: Path, output: Path, site_url: str | None = None, log=print)
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument(
-        "site", type=Path, nargs="?", default=ROOT / "site", help="the built site (default: site/)"
+        "site", type=Path, nargs="?", default=Path("site"), help="the built site (default: site/)"
     )
-    parser.add_argument("-o", "--output", type=Path, default=ROOT / "mlnotes.pdf")
+    parser.add_argument(
+        "-o", "--output", type=Path, default=Path("mlnotes.pdf"), help="default: mlnotes.pdf"
+    )
     parser.add_argument(
         "--site-url", help="where links to the rest of the site go (default: the build's site_url)"
     )

@@ -20,9 +20,13 @@
 // `noundefined` is left out so that an undefined macro is an error (the build's warning,
 // scripts/mlnotes_site/plugins/typeset.py: the site's only TeX check).
 //
-// Output: argv[2] is "chtml" (the default: the site's choice, by measurement: its markup is
+// MathJax is the project's: argv[2] is its node_modules folder (typesetter.py finds it from the
+// mkdocs.yml's folder). This file is package data of the installed mlnotes_site, so a bare
+// `import 'mathjax'` would look for node_modules beside the package, not the project.
+//
+// Output: argv[3] is "chtml" (the default: the site's choice, by measurement: its markup is
 // 5-6 times smaller gzipped than SVG's with the glyph paths in each expression, and its
-// woff2 files are cached across pages) or "svg" (kept for measuring); argv[3] is the SVG
+// woff2 files are cached across pages) or "svg" (kept for measuring); argv[4] is the SVG
 // font cache, "local" or "none" ("global" would need its <defs> put into the page).
 //
 // Each <mjx-container> carries its assistive MathML (<mjx-assistive-mml>, MathJax's
@@ -36,10 +40,24 @@
 // In-line math gets MathJax 4's in-line break points (linebreaks.inline: <mjx-break>
 // between top-level operators, where the browser wraps the line as it wraps text), which
 // need no width.
+import {readFileSync} from 'node:fs';
+import {join} from 'node:path';
 import readline from 'node:readline';
-import MathJax from 'mathjax';
+import {pathToFileURL} from 'node:url';
 
-const OUTPUT = (process.argv[2] || 'chtml').toLowerCase();
+// A package of `nodeModules` as an ES module: the entry its package.json exports for `import`.
+async function importPackage(nodeModules, name) {
+  const folder = join(nodeModules, name);
+  const pkg = JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8'));
+  const root = typeof pkg.exports === 'object' && pkg.exports !== null ? pkg.exports['.'] ?? pkg.exports : pkg.exports;
+  const entry = (typeof root === 'string' ? root : root?.import ?? root?.default) ?? pkg.module ?? pkg.main ?? 'index.js';
+  return (await import(pathToFileURL(join(folder, entry)).href)).default;
+}
+
+if (!process.argv[2]) throw new Error('usage: node typeset.mjs NODE_MODULES [chtml|svg] [local|none]');
+const MathJax = await importPackage(process.argv[2], 'mathjax');
+
+const OUTPUT = (process.argv[3] || 'chtml').toLowerCase();
 if (!['svg', 'chtml'].includes(OUTPUT)) throw new Error(`output must be svg or chtml, not ${OUTPUT}`);
 
 // the expression being compiled, and its error (formatError is called by the TeX input jax)
@@ -70,7 +88,7 @@ await MathJax.init({
     displayOverflow: 'overflow',
     linebreaks: {inline: true},
   },
-  svg: {fontCache: ['local', 'none'].includes(process.argv[3]) ? process.argv[3] : 'local'},
+  svg: {fontCache: ['local', 'none'].includes(process.argv[4]) ? process.argv[4] : 'local'},
   options: {
     enableAssistiveMml: true,
   },

@@ -18,7 +18,9 @@ the offline download link are in overrides/main.html.
   for pages (`../notes/cnn.md` -> `../../notes/cnn/`, or `../notes/cnn.html` offline:
   nbconvert leaves them as written), and drop nbconvert's MathJax 2 configuration.
 
-It has no options: what it serves is where `npm ci`, `make offline` and `make pdf` put it.
+What it serves is the project's, where `npm ci`, `make offline` and `make pdf` put it:
+MathJax and the shim from the `node_modules` that Node finds from mkdocs.yml's folder, the
+zip and the PDF next to mkdocs.yml. Its one option is `enabled`.
 """
 
 from __future__ import annotations
@@ -26,17 +28,24 @@ from __future__ import annotations
 import posixpath
 import re
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urljoin
 
 from mkdocs.config import base
+from mkdocs.config import config_options as c
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, event_priority
 from mkdocs.structure.files import File, Files, InclusionLevel
 
-from mlnotes_site import project_path
+from mlnotes_site import node_modules, project_path, project_root
 
-ROOT = Path(__file__).resolve().parents[3]
-MATHJAX = ROOT / "node_modules" / "mathjax"
+if TYPE_CHECKING:
+    from mkdocs.config.defaults import MkDocsConfig
+    from mkdocs.structure.nav import Navigation
+    from mkdocs.structure.pages import Page
+
+# in the project's node_modules
+MATHJAX = "mathjax"
 # MathJax 4: tex-chtml.js plus what its loader fetches on demand, under the same root
 # (`[mathjax]`): TeX extensions (autoload, \require), the menu's and the accessibility
 # extensions' components, and the speech rule engine's worker and locale maps.
@@ -45,7 +54,7 @@ MATHJAX_PARTS = ("tex-chtml.js", "input", "output", "ui", "a11y", "sre")
 # CHTML woff2 files and the glyph data MathJax loads per character range ("dynamic").
 # Served as `[mathjax]/fonts/mathjax-newcm-font/chtml/`: mathjax-config.js points the
 # loader's `fonts` path there (its default is the jsDelivr CDN).
-MATHJAX_FONT = ROOT / "node_modules" / "@mathjax" / "mathjax-newcm-font"
+MATHJAX_FONT = "@mathjax/mathjax-newcm-font"
 MATHJAX_FONT_PARTS = ("chtml",)
 NOTEBOOKS = "notebooks/"
 # next to mkdocs.yml (relative to its folder, as `make` writes them)
@@ -53,29 +62,31 @@ OFFLINE_ZIP = Path("mlnotes-offline.zip")  # written by `make offline`
 BOOK_PDF = Path("mlnotes.pdf")  # written by `make pdf` (scripts/mlnotes_site/printer.py)
 # Material's offline plugin runs search on file:// through the iframe-worker shim, which it
 # loads from unpkg.com unless a polyfill of that name is configured: serve npm's copy.
-IFRAME_WORKER = ROOT / "node_modules" / "iframe-worker" / "shim" / "index.js"
+IFRAME_WORKER = "iframe-worker/shim/index.js"
 IFRAME_WORKER_URI = "javascripts/iframe-worker/shim.js"
 
 
-def _mathjax_files(config) -> list[File]:
-    if not (MATHJAX / "tex-chtml.js").exists():
+def _node_modules(config: MkDocsConfig) -> Path:
+    return node_modules(project_root(config))
+
+
+def _mathjax_files(config: MkDocsConfig) -> list[File]:
+    modules = _node_modules(config)
+    mathjax, font = modules / MATHJAX, modules / MATHJAX_FONT
+    if not (mathjax / "tex-chtml.js").exists():
         raise PluginError(
-            f"MathJax is not installed ({MATHJAX.relative_to(ROOT)}/tex-chtml.js is missing): "
-            "run `npm ci` (or any make target, which runs it)"
+            f"MathJax is not installed ({mathjax}/tex-chtml.js is missing): "
+            "run `npm ci` in the project's folder (or any make target, which runs it)"
         )
-    if not (MATHJAX_FONT / "chtml").is_dir():
+    if not (font / "chtml").is_dir():
         raise PluginError(
-            f"MathJax's font is not installed ({MATHJAX_FONT.relative_to(ROOT)}/chtml is missing): "
-            "run `npm ci` (or any make target, which runs it)"
+            f"MathJax's font is not installed ({font}/chtml is missing): "
+            "run `npm ci` in the project's folder (or any make target, which runs it)"
         )
     files = []
     for root, parts, dest in (
-        (MATHJAX, MATHJAX_PARTS, "javascripts/mathjax"),
-        (
-            MATHJAX_FONT,
-            MATHJAX_FONT_PARTS,
-            "javascripts/mathjax/fonts/mathjax-newcm-font",
-        ),
+        (mathjax, MATHJAX_PARTS, "javascripts/mathjax"),
+        (font, MATHJAX_FONT_PARTS, "javascripts/mathjax/fonts/mathjax-newcm-font"),
     ):
         for part in parts:
             src = root / part
@@ -93,23 +104,24 @@ def _mathjax_files(config) -> list[File]:
     return files
 
 
-def _offline(config) -> bool:
+def _offline(config: MkDocsConfig) -> bool:
     """Is this the build of `make offline` (Material's offline plugin enabled)?"""
     offline = config.plugins.get("material/offline")
     return offline is not None and bool(offline.config.enabled)
 
 
-def _iframe_worker(config) -> list[File]:
+def _iframe_worker(config: MkDocsConfig) -> list[File]:
     if not _offline(config):
         return []
-    if not IFRAME_WORKER.exists():
+    shim = _node_modules(config) / IFRAME_WORKER
+    if not shim.exists():
         raise PluginError(
-            f"{IFRAME_WORKER.relative_to(ROOT)} is missing: run `npm ci` (or any make target)"
+            f"{shim} is missing: run `npm ci` in the project's folder (or any make target)"
         )
-    return [File.generated(config, IFRAME_WORKER_URI, abs_src_path=str(IFRAME_WORKER))]
+    return [File.generated(config, IFRAME_WORKER_URI, abs_src_path=str(shim))]
 
 
-def _offline_zip(config) -> list[File]:
+def _offline_zip(config: MkDocsConfig) -> list[File]:
     """The zip of `make offline`, for the landing page's link (overrides/main.html reads
     `config.extra.offline_zip`). Never put into the offline copy itself."""
     zipped = project_path(config, OFFLINE_ZIP)
@@ -130,7 +142,7 @@ def _offline_zip(config) -> list[File]:
 
 
 def book_chapters() -> tuple[str, ...]:
-    """The pages the PDF prints, as URL paths (`notes/cnn/`): pdf.py's CHAPTERS."""
+    """The pages the PDF prints, as URL paths (`notes/cnn/`): printer.py's CHAPTERS."""
     from mlnotes_site.printer import CHAPTERS
 
     return tuple(CHAPTERS)
@@ -143,7 +155,7 @@ def _page_path(dest_uri: str) -> str:
     return dest_uri[: -len(".html")] + "/" if dest_uri.endswith(".html") else dest_uri
 
 
-def _book_pdf(config) -> list[File]:
+def _book_pdf(config: MkDocsConfig) -> list[File]:
     """The PDF of `make pdf`, linked from the landing page and from each page it prints
     (overrides/main.html reads `config.extra.book_pdf`)."""
     book = project_path(config, BOOK_PDF)
@@ -176,7 +188,7 @@ MATHJAX2_CONFIG = re.compile(r'<script type="text/x-mathjax-config">.*?</script>
 MARKDOWN_LINK = re.compile(r'href="([^":#?]+\.md)(#[^"]*)?"')
 
 
-def _resolve_page_links(html: str, page, files: Files) -> str:
+def _resolve_page_links(html: str, page: Page, files: Files) -> str:
     def resolve(match):
         src = posixpath.normpath(
             posixpath.join(posixpath.dirname(page.file.src_uri), match.group(1))
@@ -192,7 +204,10 @@ def _resolve_page_links(html: str, page, files: Files) -> str:
 
 
 class AssetsConfig(base.Config):
-    """No options: an unknown one fails the strict build."""
+    """An unknown option fails the strict build."""
+
+    enabled = c.Type(bool, default=True)
+    """Serve MathJax, the offline shim, the zip and the PDF (false: none of them)."""
 
 
 class AssetsPlugin(BasePlugin[AssetsConfig]):
@@ -200,7 +215,9 @@ class AssetsPlugin(BasePlugin[AssetsConfig]):
     the notebook pages' links."""
 
     @event_priority(100)  # before mkdocs-rss-plugin's on_config, which writes the channel
-    def on_config(self, config):
+    def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
+        if not self.config.enabled:
+            return config
         rss = config.plugins.get("rss")
         if rss is not None and not rss.config.image:
             # The feed's channel image: Material's favicon, at the site's address. Without an
@@ -220,10 +237,12 @@ class AssetsPlugin(BasePlugin[AssetsConfig]):
                 jupyter.config["cache_dir"] = str(project_path(config, cache_dir))
         return config
 
-    def on_files(self, files: Files, config):
+    def on_files(self, files: Files, *, config: MkDocsConfig) -> Files:
         # `mkdocs serve` keeps the config between builds
         config.extra.pop("offline_zip", None)
         config.extra.pop("book_pdf", None)
+        if not self.config.enabled:
+            return files
         # the notebooks' downloads (notebooks/<name>.ipynb, executed) are notebooks.py's
         for f in _mathjax_files(config):
             files.append(f)
@@ -231,7 +250,9 @@ class AssetsPlugin(BasePlugin[AssetsConfig]):
             files.append(f)
         return files
 
-    def on_page_context(self, context, page, config, nav):
+    def on_page_context(
+        self, context: dict[str, Any], *, page: Page, config: MkDocsConfig, nav: Navigation
+    ) -> dict[str, Any]:
         """`in_book_pdf`: the page is one the PDF prints (overrides/main.html links the PDF).
         Read from the page's destination here, not in on_files: the blog plugin moves its
         posts (blog/posts/x.md -> blog/x/) after on_files."""
@@ -239,8 +260,8 @@ class AssetsPlugin(BasePlugin[AssetsConfig]):
         context["in_book_pdf"] = bool(book) and _page_path(page.file.dest_uri) in book["chapters"]
         return context
 
-    def on_page_content(self, html: str, page, config, files):
-        if page.file.src_uri.startswith(NOTEBOOKS):
+    def on_page_content(self, html: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:
+        if self.config.enabled and page.file.src_uri.startswith(NOTEBOOKS):
             html = _resolve_page_links(html, page, files)
             return MATHJAX2_CONFIG.sub("", html)
         return html

@@ -46,6 +46,7 @@ import re
 import xml.etree.ElementTree as etree
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from markdown import Extension
 from markdown.inlinepatterns import InlineProcessor
@@ -54,6 +55,11 @@ from markdown.treeprocessors import Treeprocessor
 from mkdocs.config import base
 from mkdocs.config import config_options as c
 from mkdocs.plugins import BasePlugin, get_plugin_logger
+
+if TYPE_CHECKING:
+    from mkdocs.config.defaults import MkDocsConfig
+    from mkdocs.structure.files import Files
+    from mkdocs.structure.pages import Page
 
 log = get_plugin_logger("citations")
 
@@ -315,6 +321,9 @@ class _References(Treeprocessor):
 
 
 class CitationsConfig(base.Config):
+    enabled = c.Type(bool, default=True)
+    """Format the citations (false: `[@key]` stays as written, and no References list)."""
+    # relative to docs_dir, as Material's blog_dir: the bib file is part of the docs
     bib_file = c.Type(str, default=BIB_NAME)
     """The BibTeX file the pages cite, relative to docs_dir."""
 
@@ -325,7 +334,9 @@ class CitationsPlugin(BasePlugin[CitationsConfig]):
     def __init__(self):
         self.extension: CitationsExtension | None = None
 
-    def on_config(self, config):
+    def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
+        if not self.config.enabled:
+            return config
         docs = Path(config.docs_dir)
         bib_path = docs / self.config.bib_file
         bib = Bibliography.load(bib_path) if bib_path.is_file() else Bibliography()
@@ -337,7 +348,7 @@ class CitationsPlugin(BasePlugin[CitationsConfig]):
         config.markdown_extensions.append(self.extension)
         return config
 
-    def on_pre_page(self, page, config, files):
+    def on_pre_page(self, page: Page, *, config: MkDocsConfig, files: Files) -> Page:
         if self.extension is not None:
             self.extension.reset_page(page.file.src_uri)
         return page

@@ -1,17 +1,13 @@
 """The `mlnotes-figures` plugin (mkdocs.yml `plugins:`): the site's figures, drawn before each build.
 
-- on_pre_build: run the figure builder (`figure_builder.py`, a no-op for figures that are
-  up to date) on the project of the mkdocs.yml being built (its folder is the builder's
-  `--root`: its own `scripts/figures/`, `mlnotes/`, `docs/figures/`, `.cache/figures/`);
-  a failing figure script fails the build and names itself. `mkdocs serve`
-  watches `mlnotes/`, `scripts/figures/` and `scripts/mlnotes_site/` (mkdocs.yml:
-  `watch:`), so an edit there rebuilds.
-- Under `mkdocs serve` the builder runs in this process, with a pool of worker processes
-  that outlives a build (they have imported matplotlib, torch and mlnotes already): an
-  edit of a figure script costs its drawing only. A figure that fails does not stop the
-  server: each page that shows it says so (mlnotes-problems).
-
-Options:
+on_pre_build runs the figure builder (`python -m mlnotes_site.figure_builder`, a no-op
+for figures that are up to date) in the folder of the mkdocs.yml being built, on that
+project's `scripts/figures/`, `mlnotes/`, `docs/figures/` and `.cache/figures/`; a failing
+script fails the build and names itself. Under `mkdocs serve` the builder is one process
+that lives from build to build (`--serve`), with workers that have imported matplotlib,
+torch and `mlnotes` already, so an edit of a figure script costs its drawing only; a new
+one replaces it when its code, keys.py's or `mlnotes`' changes, and a figure that fails
+does not stop the server (each page that shows it says so: mlnotes-problems).
 
     plugins:
       - mlnotes-figures:
@@ -21,27 +17,30 @@ Options:
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING, Literal
 
 from mkdocs.config import base
 from mkdocs.config import config_options as c
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, get_plugin_logger
 
+from mlnotes_site import figure_builder, project_root, stop_process
+from mlnotes_site.figure_builder import FigureProject
+from mlnotes_site.plugins import figure_blocks
+
+if TYPE_CHECKING:
+    from jinja2 import Environment
+    from mkdocs.config.defaults import MkDocsConfig
+    from mkdocs.structure.files import Files
+
 log = get_plugin_logger("figures")
-ROOT = Path(__file__).resolve().parents[3]
-BUILDER = Path(__file__).resolve().parent.parent / "figure_builder.py"
+BUILDER = [sys.executable, "-m", "mlnotes_site.figure_builder"]
 
 
-def _root(config) -> Path:
-    """The project's folder: mkdocs.yml's (this repository's when there is no file)."""
-    return Path(config.config_file_path).resolve().parent if config.config_file_path else ROOT
-
-
-def _innermost(error: str, root: Path = ROOT) -> str:
+def _innermost(error: str, root: Path) -> str:
     """A traceback's innermost `File "...", line N` and its message, on one line."""
     error = error.replace(f"{root}/", "")  # paths relative to the project
     lines = [line.strip() for line in error.strip().splitlines() if line.strip()]
@@ -50,95 +49,121 @@ def _innermost(error: str, root: Path = ROOT) -> str:
 
 
 class FiguresConfig(base.Config):
+    enabled = c.Type(bool, default=True)
+    """Draw the figures before each build (false: the figures in docs/figures/ are used as they are)."""
     jobs = c.Optional(c.Type(int))
     """Worker processes that draw the figures (default: one per core)."""
+
+
+class _Builder:
+    """The figure builder in a process of its own that builds on request (`--serve`)."""
+
+    def __init__(self, root: Path, jobs: list[str]):
+        self.root = root
+        self.process = subprocess.Popen(
+            [*BUILDER, "--serve", *jobs],
+            cwd=root,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            encoding="utf-8",
+        )
+
+    def build(self) -> dict | None:
+        """Build; echo the progress lines; the report (`figure_builder.last_run`), or None
+        if the builder stopped (its error is on stderr)."""
+        try:
+            self.process.stdin.write("build\n")
+            self.process.stdin.flush()
+        except OSError:
+            return None
+        for line in self.process.stdout:
+            if line.startswith(figure_builder.SERVE_DONE):
+                return json.loads(line[len(figure_builder.SERVE_DONE) :])
+            sys.stdout.write(line)
+            sys.stdout.flush()
+        return None
+
+    def close(self) -> None:
+        stop_process(self.process)
 
 
 class FiguresPlugin(BasePlugin[FiguresConfig]):
     """Draws the figures whose inputs changed (figure_builder.py) before each build."""
 
     def __init__(self):
-        # `mkdocs serve` keeps this object for the whole process: its figure workers stay warm
+        # `mkdocs serve` keeps this object for the whole process: its builder stays warm
         self.command: str | None = None
-        self.pool = None
+        self.builder: _Builder | None = None
         self.code: str | None = None
 
-    def on_startup(self, *, command, dirty):
+    def on_startup(self, *, command: Literal["build", "gh-deploy", "serve"], dirty: bool) -> None:
         self.command = command
 
-    def on_shutdown(self):
-        self._stop_pool()
+    def on_config(self, config: MkDocsConfig) -> None:
+        self.blocks = figure_blocks.extension(config)  # `/// figure` and `[][fig-x]`
 
-    def _stop_pool(self) -> None:
-        pool, self.pool, self.code = self.pool, None, None
-        if pool is not None:
-            pool.shutdown(wait=False, cancel_futures=True)
+    def on_env(self, env: Environment, *, config: MkDocsConfig, files: Files) -> None:
+        self.blocks.fill_references(files)  # before autorefs' (-50)
 
-    def _warm_builder(self, root: Path):
-        """The figure builder, imported by name (its workers unpickle
-        `mlnotes_site.figure_builder.render`), working on the project in `root`, with a
-        process pool that outlives a build: re-created when the code a figure can import
-        or the builder itself changes (`figure_builder.code_key`), never reused stale."""
-        import importlib
-        import multiprocessing
-        from concurrent.futures import ProcessPoolExecutor
+    def on_shutdown(self) -> None:
+        self._stop()
 
-        from mlnotes_site import figure_builder
+    def _stop(self) -> None:
+        builder, self.builder, self.code = self.builder, None, None
+        if builder is not None:
+            builder.close()
 
-        figure_builder.set_root(root)
-        code = figure_builder.code_key()
-        if code != self.code:
-            self._stop_pool()
-            figure_builder = importlib.reload(figure_builder)
-            figure_builder.set_root(root)  # a reload resets it to this repository
-            workers = self.config.jobs or os.cpu_count() or 1
-            self.pool = ProcessPoolExecutor(
-                max_workers=workers,
-                mp_context=multiprocessing.get_context("spawn"),  # never fork the server's threads
-                initializer=figure_builder.warm_worker,
-                initargs=figure_builder.folders(),  # the spawned workers draw for `root` too
-            )
-            # start every worker now, in the background: a process pool spawns its workers
-            # on the first submits, so the first figure edit would otherwise wait for their
-            # imports (about 4 s of torch and matplotlib on 2 cores)
-            for _ in range(workers):
-                self.pool.submit(os.getpid)
-            self.code = figure_builder.code_key()
-        return figure_builder, self.pool
+    def _jobs(self) -> list[str]:
+        return ["--jobs", str(self.config.jobs)] if self.config.jobs else []
 
-    def on_pre_build(self, config):
-        root = _root(config)
-        if self.command == "serve":
-            builder, pool = self._warm_builder(root)
-            if builder.build(executor=pool):
-                # the server goes on: each page that shows a failed figure says so
-                # (mlnotes-problems); its old SVGs are deleted, never served stale
-                for name, error in builder.last_run()["failed"].items():
-                    log.error(
-                        f"figure {name}: scripts/figures/{name}.py raised: "
-                        f"{_innermost(error, root)}",
-                        extra={"mlnotes_figure": name},
-                    )
+    def _warm_builder(self, root: Path) -> _Builder:
+        """The serve's builder process for the project in `root`: a new one when the code a
+        figure can import, the builder's own or keys.py's changed (`code_key`), so that no
+        worker draws with code older than what is on disk."""
+        code = figure_builder.code_key(FigureProject.at(root))
+        if self.builder is None or self.builder.root != root or code != self.code:
+            if self.builder is not None:
+                log.info("figures: the code changed, a new builder process")
+            self._stop()
+            self.builder, self.code = _Builder(root, self._jobs()), code
+        return self.builder
+
+    def on_pre_build(self, *, config: MkDocsConfig) -> None:
+        if not self.config.enabled:
             return
-        jobs = ["--jobs", str(self.config.jobs)] if self.config.jobs else []
-        command = [sys.executable, str(BUILDER), "--root", str(root), *jobs]
-        if subprocess.run(command, cwd=root).returncode:
-            raise PluginError(f"figure build failed: {_failures(root)}")
+        root = project_root(config)
+        if self.command == "serve":
+            report = self._warm_builder(root).build()
+            if report is None:  # the builder failed to start or died: said on stderr
+                self._stop()
+                log.error("figures: the figure builder stopped (its error is above)")
+                return
+            # the server goes on: each page that shows a failed figure says so
+            # (mlnotes-problems); its old SVGs are deleted, never served stale
+            project = FigureProject.at(root)
+            for name, error in report["failed"].items():
+                script = project.shown(project.scripts / f"{name}.py")
+                log.error(
+                    f"figure {name}: {script} raised: {_innermost(error, root)}",
+                    extra={"mlnotes_figure": name},
+                )
+            return
+        if subprocess.run([*BUILDER, *self._jobs()], cwd=root).returncode:
+            raise PluginError(f"figure build failed: {_failures(FigureProject.at(root))}")
 
 
-def _failures(root: Path) -> str:
-    """The failing scripts of the builder's last run in `root`, each with its innermost
-    error (the full tracebacks are in the log above)."""
-    from mlnotes_site import figure_builder
-
-    cache = figure_builder.layout(root)[4]
+def _failures(project: FigureProject) -> str:
+    """The failing scripts of the builder's last run, each with its innermost error (the
+    full tracebacks are in the log above)."""
     try:
-        failed = json.loads((cache / "last-run.json").read_text(encoding="utf-8"))["failed"]
+        failed = figure_builder.last_run(project)["failed"]
     except (OSError, ValueError, KeyError, TypeError):
         return "see the log above (the line '[figures] failing scripts: ...')"
     return (
         "; ".join(
-            f"scripts/figures/{name}.py raised: {_innermost(error, root)}"
+            f"{project.shown(project.scripts / f'{name}.py')} raised: "
+            f"{_innermost(error, project.root)}"
             for name, error in sorted(failed.items())
         )
         or "see the log above"

@@ -1,21 +1,13 @@
 r"""The `mlnotes-notebooks` plugin (mkdocs.yml `plugins:`): notebooks executed in both figure styles.
 
-(Citations are the `mlnotes-citations` plugin's, scripts/mlnotes_site/plugins/citations.py; equation
-<-> code links the `mlnotes-equations` plugin's, scripts/mlnotes_site/plugins/equations.py.)
-
-Notebooks that follow the theme
--------------------------------
 With mkdocs-jupyter's `execute: false`, the plugin executes each `docs/notebooks/*.py`
 itself, twice (nbclient), under `mlnotes.plotting.style("light")` and `style("dark")`,
-caches the result in `.cache/notebooks/` (the `notebook_cache` option; keyed on
-the notebook, the `mlnotes` files it imported when it last ran and the plugin's notebook
-format), and hands mkdocs-jupyter a notebook whose plot
-outputs hold both images (`#only-light` / `#only-dark`, switched with the palette as
-the site's figures are). The download `notebooks/<name>.ipynb` is the executed
-notebook with its (light) outputs.
+keeps the result in the `notebook_cache` folder (keyed on the notebook, the code of the
+`mlnotes` modules it imported when it last ran, and this plugin's code: keys.py), and hands
+mkdocs-jupyter a notebook whose plot outputs hold both images (`#only-light` /
+`#only-dark`, switched with the palette as the site's figures are). The download
+`notebooks/<name>.ipynb` is the executed notebook with its (light) outputs.
 
-Options
--------
     plugins:
       - mlnotes-notebooks:
           notebook_cache: .cache/notebooks   # relative to mkdocs.yml
@@ -25,17 +17,22 @@ from __future__ import annotations
 
 import json
 import re
+import sys
+import time
 from pathlib import Path
+from typing import TYPE_CHECKING, Literal
 
 from mkdocs.config import base
 from mkdocs.config import config_options as c
 from mkdocs.plugins import BasePlugin, get_plugin_logger
 
-from mlnotes_site import keys, project_path
+from mlnotes_site import keys, project_root
+
+if TYPE_CHECKING:
+    from mkdocs.config.defaults import MkDocsConfig
+    from mkdocs.structure.files import Files
 
 log = get_plugin_logger("notebooks")
-
-ROOT = Path(__file__).resolve().parents[3]
 
 
 # ---------------------------------------------------------------------------------------
@@ -43,7 +40,9 @@ ROOT = Path(__file__).resolve().parents[3]
 # ---------------------------------------------------------------------------------------
 
 NOTEBOOKS = "notebooks/"
-NOTEBOOK_CACHE = ROOT / ".cache" / "notebooks"
+PACKAGE = "mlnotes"  # the package the notebooks import (ImportRecorder in SETUP_CELL)
+# in every notebook's key besides what it imports: the styles (SETUP_CELL imports them)
+ALWAYS = ("plotting",)
 # Run before the notebook's first cell, then removed: the figures are drawn under the
 # site's figure style (mlnotes.plotting), once per theme.
 SETUP_CELL = """\
@@ -58,7 +57,6 @@ _mlnotes_theme.__enter__()
 # the last cell: the `mlnotes` files the notebook's cells (and the setup cell) imported
 IMPORTS_CELL = "import json as _json; print(_json.dumps(_mlnotes_imports.files('__main__')))"
 PLOT_ALT = "Plot drawn by the code cell above ({theme} theme)"
-NOTEBOOK_FORMAT = 3  # the version of merge_themes' output, part of the notebooks' cache key
 
 
 def execute_notebook(path: Path, theme: str, timeout: int = 600):
@@ -134,46 +132,33 @@ def merge_themes(light, dark, where: str):
     return merged
 
 
-def _builder():
-    """The figure builder (figure_builder.py), whose `notebook_dependencies` key notebooks too."""
-    from mlnotes_site import figure_builder
-
-    return figure_builder
-
-
-def _notebook_dependencies(path: Path) -> list[Path]:
-    """The `mlnotes` sources a jupytext notebook imports, transitively (scripts/mlnotes_site/figure_builder.py)."""
-    return _builder().notebook_dependencies(path)
-
-
-def _notebook_key(path: Path, imports: list[str] | None = None) -> str:
-    """The content key (scripts/mlnotes_site/keys.py) of a notebook's executed copies.
+def _notebook_key(path: Path, root: Path, imports: list[str] | None = None) -> str:
+    """The content key (keys.py) of a notebook's executed copies, in the project at `root`.
 
     `imports`: the `mlnotes` files (relative to `mlnotes/`) the notebook imported when it
     last ran (recorded in its kernel, `<cache>/<name>.imports`); without them, those its
-    source names, followed through `mlnotes`' own imports (`figure_builder.notebook_dependencies`).
+    source names, followed through `mlnotes`' own imports (`keys.dependencies`). Only their
+    code counts: a change of behaviour in mlnotes/cnn.py re-runs the notebooks that import
+    it, a docstring or comment edit none. The producer's version is this module's code.
     """
     import matplotlib
 
-    builder = _builder()
-    key = keys.Key("notebook").add("notebook", path.read_bytes())
-    # only the code of the mlnotes modules this notebook imports (transitively, as the
-    # figure builder finds a figure script's): a change of behaviour in mlnotes/cnn.py
-    # re-runs the cnn notebook only, and a docstring or comment edit re-runs none
-    if imports is None:
-        deps = builder.notebook_dependencies(path)
-    else:
-        deps = sorted({builder.PACKAGE / name for name in imports})
-    for dep in deps:
-        key.code(dep, builder.ROOT, missing_ok=True)  # a module gone since: it runs, and fails
-    # what this module does to a notebook: bump NOTEBOOK_FORMAT when merge_themes changes
-    key.add("format", f"{SETUP_CELL}{PLOT_ALT}{NOTEBOOK_FORMAT}")
+    package = root / PACKAGE
+    key = keys.Key("notebook").module(sys.modules[__name__]).module(keys)
     key.add("matplotlib", matplotlib.__version__)
+    key.add("notebook", path.read_bytes())
+    if imports is None:
+        deps = keys.dependencies(path, package, always=ALWAYS)
+    else:
+        deps = sorted({package / name for name in [*imports, *(f"{a}.py" for a in ALWAYS)]})
+    for dep in deps:
+        key.code(dep, root, missing_ok=True)  # a module gone since: it runs, and fails
     return key.hexdigest()
 
 
-def build_notebook(path: Path, cache: Path = NOTEBOOK_CACHE) -> tuple[Path, Path]:
-    """Execute a notebook in both themes (unless cached); return the page's and the download's .ipynb.
+def build_notebook(path: Path, root: Path, cache: Path) -> tuple[Path, Path]:
+    """Execute a notebook of the project at `root` in both themes (unless it is in `cache`);
+    return the page's and the download's .ipynb.
 
     The page's notebook (`<cache>/<name>.ipynb`, with both renderings of each plot) is
     what mkdocs-jupyter renders; the download (`<cache>/<name>.light.ipynb`) is the
@@ -181,16 +166,14 @@ def build_notebook(path: Path, cache: Path = NOTEBOOK_CACHE) -> tuple[Path, Path
     """
     import nbformat
 
-    cache.mkdir(parents=True, exist_ok=True)
-    page, download, stamp, imports_stamp = (
-        cache / f"{path.stem}{s}" for s in (".ipynb", ".light.ipynb", ".key", ".imports")
-    )
-    key = _notebook_key(path, keys.read_imports(imports_stamp))
-    if stamp.is_file() and stamp.read_text() == key and page.is_file() and download.is_file():
+    page, download = (cache / f"{path.stem}{s}" for s in (".ipynb", ".light.ipynb"))
+    stamp = keys.Stamp(cache, path.stem, (page, download))
+    if stamp.fresh(_notebook_key(path, root, stamp.imports())):
         return page, download
-    started = __import__("time").perf_counter()
+    started = time.perf_counter()
     from concurrent.futures import ThreadPoolExecutor
 
+    cache.mkdir(parents=True, exist_ok=True)
     with ThreadPoolExecutor(2) as pool:  # two kernels: the cells mostly wait on torch and numpy
         light, dark = pool.map(lambda theme: execute_notebook(path, theme), ("light", "dark"))
     # the files both runs imported (the same cells: the same files, unless a cell branches on the theme)
@@ -199,21 +182,21 @@ def build_notebook(path: Path, cache: Path = NOTEBOOK_CACHE) -> tuple[Path, Path
     )
     nbformat.write(merge_themes(light, dark, path.name), page)
     nbformat.write(light, download)
-    imports_stamp.write_text(json.dumps(imports))
-    stamp.write_text(_notebook_key(path, imports))
+    stamp.write(_notebook_key(path, root, imports), imports)
     log.info(
-        f"notebook {path.name}: executed in the light and dark styles in {__import__('time').perf_counter() - started:.1f} s"
+        f"notebook {path.name}: executed in the light and dark styles in "
+        f"{time.perf_counter() - started:.1f} s"
     )
     return page, download
 
 
-def _notebook_error(source: Path, err: Exception) -> str:
+def _notebook_error(source: Path, root: Path, err: Exception) -> str:
     """Where a notebook failed: `docs/notebooks/x.py:LINE: Name: message` for a cell that
     raised (nbclient's CellExecutionError), the error itself otherwise."""
     ename, evalue = getattr(err, "ename", None), getattr(err, "evalue", None)
     if ename is None:
         return f"{err.__class__.__name__}: {err}"
-    where = source.relative_to(ROOT).as_posix() if source.is_relative_to(ROOT) else source.name
+    where = source.relative_to(root).as_posix() if source.is_relative_to(root) else source.name
     # the failing cell's source, as nbclient quotes it, found in the jupytext file
     quoted = re.search(r"-{10,}\n(.*?)\n-{10,}", str(err), re.S)
     if quoted:
@@ -225,19 +208,22 @@ def _notebook_error(source: Path, err: Exception) -> str:
     return f"{where}: {ename}: {evalue}"
 
 
-def themed_notebooks(files, config, serve: bool = False, cache: Path = NOTEBOOK_CACHE) -> None:
-    """Point each notebook page at its executed two-theme copy, and its download at the executed one."""
+def themed_notebooks(files: Files, config: MkDocsConfig, cache: Path, serve: bool = False) -> None:
+    """Point each notebook page at its executed two-theme copy (kept in `cache`), and its
+    download at the executed one."""
     from mkdocs.exceptions import PluginError
     from mkdocs.structure.files import File
 
+    root = project_root(config)
     for f in list(files.documentation_pages()):
         if not (f.src_uri.startswith(NOTEBOOKS) and f.src_uri.endswith(".py")):
             continue
         source = Path(f.abs_src_path)
         try:
-            page_nb, download_nb = build_notebook(source, cache)
+            page_nb, download_nb = build_notebook(source, root, cache)
         except Exception as err:  # a failing cell, a kernel that died
-            message = f"notebook {f.src_uri} failed to execute: {_notebook_error(source, err)}"
+            where = _notebook_error(source, root, err)
+            message = f"notebook {f.src_uri} failed to execute: {where}"
             if not serve:
                 raise PluginError(message) from err
             # `make serve` goes on: the page shows the notebook's source, unexecuted, with
@@ -258,7 +244,9 @@ def themed_notebooks(files, config, serve: bool = False, cache: Path = NOTEBOOK_
 
 
 class NotebooksConfig(base.Config):
-    notebook_cache = c.Type(str, default=".cache/notebooks")
+    enabled = c.Type(bool, default=True)
+    """Execute the notebooks in both figure styles (false: mkdocs-jupyter alone renders them)."""
+    notebook_cache = c.Dir(default=".cache/notebooks")
     """Where the executed notebooks are kept, relative to mkdocs.yml."""
 
 
@@ -268,12 +256,13 @@ class NotebooksPlugin(BasePlugin[NotebooksConfig]):
     def __init__(self):
         self.serve = False
 
-    def on_startup(self, *, command, dirty):
+    def on_startup(self, *, command: Literal["build", "gh-deploy", "serve"], dirty: bool) -> None:
         self.serve = command == "serve"
 
-    def on_files(self, files, config):
+    def on_files(self, files: Files, *, config: MkDocsConfig) -> Files:
+        if not self.config.enabled:
+            return files
         jupyter = config.plugins.get("mkdocs-jupyter")
         if jupyter is not None and not jupyter.config.get("execute"):
-            cache = project_path(config, self.config.notebook_cache)
-            themed_notebooks(files, config, serve=self.serve, cache=cache)
+            themed_notebooks(files, config, Path(self.config.notebook_cache), serve=self.serve)
         return files

@@ -12,7 +12,7 @@ The stylesheet a page's math needs goes at the start of the page's <article>, no
 (the font is served at javascripts/mathjax/fonts/ by mlnotes-assets).
 
 Where Material writes a heading as text, its math becomes readable text
-(typeset.readable_math: `n = 16`, not `$n = 16$` or `\\(n = 16\\)`): the navigation's and
+(mathtext.readable_math: `n = 16`, not `$n = 16$` or `\\(n = 16\\)`): the navigation's and
 the table of contents' links (on_post_page) and the search index's titles and texts
 (on_post_build, after the search plugin wrote it; a notebook page's $...$ too). There an
 `\\eqref` shows its number on the page, from mlnotes-equations (which has numbered every
@@ -29,7 +29,7 @@ not use are deleted.
 
 The notebook pages (mkdocs-jupyter: `$...$` in their markdown cells, no arithmatex) are
 typeset too: typeset.mjs finds their math as MathJax found it in the browser, puts it in
-arithmatex wrappers (typeset.wrap_notebook_math, cached as the pages are), and the page is
+arithmatex wrappers (typesetter.wrap_notebook_math, cached as the pages are), and the page is
 then typeset as any other. No page loads MathJax, except when this plugin is disabled:
 overrides/main.html then loads it on every page (`config.extra.mlnotes_typeset` tells it).
 
@@ -39,6 +39,8 @@ Options:
       - mlnotes-typeset:
           enabled: true           # false: MathJax on every page, and no TeX error reported
           cache: .cache/typeset   # one file per page's math, relative to mkdocs.yml
+
+MathJax is the project's: the `node_modules` that Node finds from mkdocs.yml's folder.
 """
 
 from __future__ import annotations
@@ -48,23 +50,29 @@ import json
 import posixpath
 import re
 from pathlib import Path
+from typing import TYPE_CHECKING, Literal
 
 from mkdocs.config import base
 from mkdocs.config import config_options as c
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, get_plugin_logger
 
-from mlnotes_site import project_path
+from mlnotes_site import node_modules, project_root
+from mlnotes_site.mathtext import readable_math
 from mlnotes_site.typesetter import (
     MATH,
     SITE_FONT_DIR,
     Typesetter,
     notebook_elements,
-    readable_math,
     stylesheet,
     typeset_html,
     wrap_notebook_math,
 )
+
+if TYPE_CHECKING:
+    from mkdocs.config.defaults import MkDocsConfig
+    from mkdocs.structure.files import Files
+    from mkdocs.structure.pages import Page
 
 log = get_plugin_logger("typeset")
 
@@ -107,7 +115,7 @@ def equation_numbers(config, urls: dict[str, str]) -> dict[str, dict[str, int]]:
     numbers a page's equations as the page renders: all of them by on_post_build), or {}
     without that plugin. `urls`: {src_uri: page URL}."""
     equations = (getattr(config, "plugins", None) or {}).get("mlnotes-equations")
-    numbers = getattr(equations, "numbers", None) or {}
+    numbers = equations.page_numbers() if equations is not None else {}
     return {urls[src]: labels for src, labels in numbers.items() if src in urls}
 
 
@@ -136,7 +144,7 @@ class TypesetConfig(base.Config):
     enabled = c.Type(bool, default=True)
     """Typeset the pages' math at build time (false: MathJax typesets it in the browser, and
     nothing reports a TeX error: this plugin is the site's only TeX check)."""
-    cache = c.Type(str, default=".cache/typeset")
+    cache = c.Dir(default=".cache/typeset")
     """The typeset pages' math, one file per page, relative to mkdocs.yml's folder."""
 
 
@@ -150,32 +158,37 @@ class TypesetPlugin(BasePlugin[TypesetConfig]):
         self.notebook_urls: set[str] = set()  # the notebook pages, for the search index
         self.files = None  # the site's files, for the search index's equation numbers
 
-    def on_startup(self, *, command, dirty):
+    def on_startup(self, *, command: Literal["build", "gh-deploy", "serve"], dirty: bool) -> None:
         self.serve = command == "serve"
         self.dirty = dirty  # a --dirty build renders only some pages: keep the others' cache
 
-    def on_shutdown(self):
+    def on_shutdown(self) -> None:
         self._close()
 
     def _close(self) -> None:
         if self.typesetter is not None:
             self.typesetter.close()
 
-    def on_config(self, config):
+    def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
         config.extra["mlnotes_typeset"] = self.config.enabled
         if self.config.enabled:
-            cache = project_path(config, self.config.cache)
-            if self.typesetter is None or self.typesetter.cache_dir != cache:
+            cache = Path(self.config.cache)
+            modules = node_modules(project_root(config))
+            if (
+                self.typesetter is None
+                or self.typesetter.cache_dir != cache
+                or self.typesetter.node_modules != modules
+            ):
                 self._close()
-                self.typesetter = Typesetter(cache_dir=cache)
+                self.typesetter = Typesetter(modules, cache_dir=cache)
             self.typesetter.used = set()
         return config
 
-    def on_files(self, files, config):
+    def on_files(self, files: Files, *, config: MkDocsConfig) -> Files:
         self.files = files  # their URLs are read after the build (the blog plugin moves posts)
         return files
 
-    def on_post_page(self, output: str, page, config):
+    def on_post_page(self, output: str, *, page: Page, config: MkDocsConfig) -> str:
         if not self.config.enabled:
             return output
         notebook = bool(notebook_elements(output))
@@ -218,7 +231,7 @@ class TypesetPlugin(BasePlugin[TypesetConfig]):
                 output = output.replace("</head>", style + "</head>", 1)
         return output
 
-    def on_post_build(self, config):
+    def on_post_build(self, *, config: MkDocsConfig) -> None:
         if self.config.enabled:
             # as Page.url and the search index's locations: the home page's is "", not "./"
             urls = {
