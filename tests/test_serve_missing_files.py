@@ -19,8 +19,8 @@ ROOT = Path(__file__).resolve().parent.parent
 BANNER = b"mlnotes-build-problem"
 WAIT = 600  # seconds for a rebuild to show (a first drawing of a figure included)
 
-# a new page with a figure, the figure script's listing, a snippet and an equation, and an
-# API page of a new module: as the README's "Adding a page" has an author write them
+# a new page with a figure block, a snippet and an equation, and an API page of a new
+# module: as CONTRIBUTING.md's "Adding a page" has an author write them
 PAGE = """\
 # The softmax
 
@@ -32,14 +32,9 @@ $$
 \\end{equation}
 $$
 
-![The softmax](../figures/softmax_curve.svg#only-light)
-![The softmax](../figures/softmax_curve-dark.svg#only-dark)
-
-??? example "scripts/figures/softmax_curve.py"
-
-    ```python
-    --8<-- "scripts/figures/softmax_curve.py"
-    ```
+/// figure | softmax_curve
+The softmax of two inputs.
+///
 
 A listing:
 
@@ -89,7 +84,7 @@ def test_a_new_page_before_its_files_and_a_renamed_script_keep_the_serve_up(tmp_
         "      - reference/cnn.md\n", "      - reference/cnn.md\n      - reference/activations.md\n"
     )
     config.write_text(text, encoding="utf-8")
-    script_line = PAGE[: PAGE.index('--8<-- "scripts')].count("\n") + 1
+    figure_line = PAGE[: PAGE.index("/// figure")].count("\n") + 1
     table_line = PAGE[: PAGE.index('--8<-- "docs')].count("\n") + 1
 
     # the serve starts, and each page says what is missing, where
@@ -100,9 +95,9 @@ def test_a_new_page_before_its_files_and_a_renamed_script_keep_the_serve_up(tmp_
         page, api = "notes/softmax/", "reference/activations/"
         body = server.get(page)
         for needle in (
-            f"docs/notes/softmax.md:{script_line}: --8&lt;-- &#x27;scripts/figures/softmax_curve.py&#x27;: no such file",
+            f"docs/notes/softmax.md:{figure_line}: a figure block names "
+            "scripts/figures/softmax_curve.py, which does not exist",
             f"docs/notes/softmax.md:{table_line}: --8&lt;-- &#x27;docs/notes/softmax-table.txt&#x27;: no such file",
-            "figures/softmax_curve.svg",  # MkDocs' warning about the image, on the page
         ):
             assert needle.encode() in body, needle
         assert b"The softmax" in body and b'id="eq:softmax"' in body  # the page is there
@@ -133,7 +128,7 @@ def test_a_new_page_before_its_files_and_a_renamed_script_keep_the_serve_up(tmp_
             _has(
                 BANNER,
                 b"docs/notes/cnn.md:",
-                b"scripts/figures/cnn_output_size.py&#x27;: no such file",
+                b"a figure block names scripts/figures/cnn_output_size.py, which does not exist",
             ),
             timeout=WAIT,
         )

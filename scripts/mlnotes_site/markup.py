@@ -171,6 +171,14 @@ def snippet_file(path: str, base_paths: Iterable[Path]) -> Path | None:
     return None
 
 
+def figure_block_line(text: str, name: str) -> int | None:
+    """The line (from 1) of the first figure block of `text` that shows figure `name`."""
+    for match in FIGURE_BLOCK.finditer(text):
+        if match.group(1) == name:
+            return text.count("\n", 0, match.start()) + 1
+    return None
+
+
 def figure_names(text: str) -> list[str]:
     """The figures a page's Markdown shows, by script name, once each: its figure blocks'
     (`/// figure | name`), then any image of docs/figures/ (`figures/<name>.svg`,

@@ -42,7 +42,7 @@ from mkdocs.plugins import get_plugin_logger
 from pymdownx.blocks import BlocksExtension
 from pymdownx.blocks.block import Block, type_html_identifier
 
-from mlnotes_site import project_root
+from mlnotes_site import markup, project_root
 from mlnotes_site.figure_builder import FigureProject
 
 log = get_plugin_logger("figures")
@@ -107,9 +107,17 @@ class _Page:
         autorefs = self.extension.autorefs()
         return autorefs.current_page if autorefs is not None else None
 
-    def where(self) -> str:
+    def where(self, name: str | None = None) -> str:
+        """The page's file as a message names it (`docs/notes/cnn.md`), with the line of
+        the first block that shows figure `name` when there is one."""
         page = self.page
-        return page.file.src_uri if page is not None else "(a page)"
+        if page is None:
+            return "(a page)"
+        if not page.file.abs_src_path:
+            return page.file.src_uri
+        shown = self.extension.project.shown(Path(page.file.abs_src_path))
+        line = markup.figure_block_line(page.file.content_string, name) if name else None
+        return f"{shown}:{line}" if line else shown
 
     def drawing(self, name: str, suffix: str) -> str:
         """The drawing's path relative to the page's source, as an image in it would be."""
@@ -125,7 +133,9 @@ class _Page:
         path = self.extension.project.scripts / f"{name}.py"
         if path.is_file():
             return path
-        log.error(f"{self.where()}: a figure block names {self.shown(name)}, which does not exist")
+        log.error(
+            f"{self.where(name)}: a figure block names {self.shown(name)}, which does not exist"
+        )
         return None
 
     def alt(self, name: str) -> str:
@@ -139,7 +149,7 @@ class _Page:
         else:
             problem = "it has no module-level ALT string (the alt text of its drawings)"
         if not alt:
-            log.error(f"{self.where()}: figure {name}: {self.shown(name)}: {problem}")
+            log.error(f"{self.where(name)}: figure {name}: {self.shown(name)}: {problem}")
             return name
         return alt
 
