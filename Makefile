@@ -32,7 +32,7 @@ DEBIAN_PACKAGES := chromium
 SUDO   := $(if $(filter 0,$(shell id -u)),,sudo)
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: help deps debian-deps lock serve site offline pdf figures check lint format test bench mutation clean
+.PHONY: help deps debian-deps lock serve site offline pdf figures check lint format test bench mutation diff clean
 
 help:  ## list the targets
 	@awk 'BEGIN {FS = ":.*##[ ]"} /^[a-zA-Z_-]+:.*##[ ]/ {printf "  make %-12s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -135,5 +135,13 @@ bench: deps debian-deps  ## build, determinism, computation, page and reader (Li
 mutation: $(PY_STAMP)  ## mutation-test the pages' evidence: what each Check block kills (report in mutation-report/)
 	$(PY) scripts/dev/mutation.py $(ARGS)
 
+# The change report (scripts/dev/diff_report.py): the site at BASE (a git worktree in
+# .cache/diff/, sharing this checkout's figures, notebooks and typeset math where they key
+# the same) against the working tree: diff-report/index.html, summary.md, site/ (the preview).
+BASE ?= main
+diff: deps  ## what the working tree changes for a reader against BASE (default main): diff-report/
+	$(PY) scripts/dev/diff_report.py --base $(BASE)
+
 clean:  ## remove the builds' outputs and caches (keeps .venv and node_modules)
-	rm -rf site offline mlnotes-offline.zip mlnotes.pdf .cache docs/figures docs/javascripts/mathjax mutants mutation-report
+	rm -rf site offline mlnotes-offline.zip mlnotes.pdf .cache docs/figures docs/javascripts/mathjax mutants mutation-report diff-report
+	git worktree prune
