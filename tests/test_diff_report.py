@@ -198,3 +198,25 @@ def test_a_changed_signature_and_a_new_citation_are_listed(project):
         }
     ]
     assert got["citations"] == [{"page": "worked.md", "added": ["goodfellow2016"], "removed": []}]
+
+
+def test_the_base_worktree_never_checks_out_over_the_project(project):
+    """A folder where the base's worktree was, without its own `.git` (a cache restored
+    elsewhere, a half-deleted tree): git there would find the project's repository; the
+    report makes a new worktree instead, and the project's edit stays."""
+    where = project / ".cache" / "diff" / "stray"
+    where.mkdir(parents=True)
+    (where / "leftover.txt").write_text("x")
+    edited = INDEX.replace("stays", "stays, edited")
+    (project / "docs" / "index.md").write_text(edited, encoding="utf-8")
+    try:
+        sha = subprocess.run(
+            ["git", "rev-parse", "HEAD"], cwd=project, capture_output=True, text=True
+        ).stdout.strip()
+        diff_report.checkout(project, sha, where)
+        assert (project / "docs" / "index.md").read_text(encoding="utf-8") == edited
+        assert (where / ".git").is_file() and not (where / "leftover.txt").exists()
+        assert (where / "docs" / "index.md").read_text(encoding="utf-8") == INDEX
+    finally:
+        _git(project, "checkout", "-q", "--", ".")
+        _git(project, "worktree", "remove", "--force", str(where))

@@ -91,14 +91,19 @@ def recorder_key(root: Path) -> str:
 
 def checkout(root: Path, sha: str, where: Path) -> Path:
     """A worktree of `root`'s repository at `sha` in `where` (made once, then moved)."""
-    if not (where / ".git").exists():
+    try:  # the worktree of an earlier report, moved to `sha`
+        # only a worktree of its own: in a folder without one, git would find the
+        # repository of the checkout around it, and check BASE out over its working tree
+        if Path(_git(where, "rev-parse", "--show-toplevel")).resolve() != where.resolve():
+            raise NotADirectoryError(where)
+        _git(where, "checkout", "--detach", "--force", sha)
+        _git(where, "clean", "-fdq")  # untracked files; the caches (ignored) stay
+    except (subprocess.CalledProcessError, FileNotFoundError, NotADirectoryError):
+        # none, or one whose repository is gone (a cache restored on another machine)
         shutil.rmtree(where, ignore_errors=True)
         _git(root, "worktree", "prune")
         where.parent.mkdir(parents=True, exist_ok=True)
         _git(root, "worktree", "add", "--detach", "--force", str(where), sha)
-    else:
-        _git(where, "checkout", "--detach", "--force", sha)
-        _git(where, "clean", "-fdq")  # untracked files; the caches (ignored) stay
     modules = root / "node_modules"
     if modules.is_dir() and not (where / "node_modules").exists():
         (where / "node_modules").symlink_to(modules.resolve())
