@@ -175,6 +175,20 @@ def reading_text(article) -> list[str]:
 # ---------------------------------------------------------------------------------------
 
 
+TRACEBACK = "Traceback (most recent call last):"
+
+
+def _printed(got: str) -> str:
+    """What an example printed, a traceback cut to its exception line(s) (as doctest
+    compares them): its frames name the checkout's paths and line numbers."""
+    before, header, after = got.partition(TRACEBACK)
+    if not header:
+        return got
+    lines = after.splitlines(keepends=True)
+    first = next((i for i, line in enumerate(lines) if line.strip() and not line[0].isspace()), 0)
+    return before + header + "\n  ...\n" + "".join(lines[first:])
+
+
 class _Recording(doctest.DocTestRunner):
     def __init__(self):
         super().__init__(optionflags=DOCTEST_FLAGS, verbose=False)
@@ -184,10 +198,10 @@ class _Recording(doctest.DocTestRunner):
         pass
 
     def report_success(self, out, test, example, got):
-        self.got.append((example.lineno, example.source, got))
+        self.got.append((example.lineno, example.source, _printed(got)))
 
     def report_failure(self, out, test, example, got):
-        self.got.append((example.lineno, example.source, got))
+        self.got.append((example.lineno, example.source, _printed(got)))
 
     def report_unexpected_exception(self, out, test, example, exc_info):
         kind, value = exc_info[:2]
@@ -207,7 +221,7 @@ def _where(lines: list[str]) -> list[tuple[str, bool]]:
             check_indent = len(m.group(1))
         h = HEADING.match(line)
         if h and check_indent is None:
-            heading = h.group(1)
+            heading = re.sub(r"\s*\{[#.][^}]*\}\s*$", "", h.group(1))  # its {#id}
         found.append((heading, check_indent is not None))
     return found
 

@@ -546,10 +546,11 @@ body { font: 15px/1.5 system-ui, sans-serif; color: #1f2328; background: #fff; m
 h1 { font-size: 1.6em; } h2 { border-bottom: 1px solid #d0d7de; margin-top: 2em; }
 code, pre { font: 13px/1.4 ui-monospace, monospace; background: #f6f8fa; }
 pre { padding: .5em; white-space: pre-wrap; }
+pre, code, td, .hunk { overflow-wrap: anywhere; }
 del { background: #ffebe9; color: #82071e; } ins { background: #dafbe1; color: #116329;
       text-decoration: none; }
 .hunk { border-left: 3px solid #d0d7de; padding: .2em .8em; margin: .6em 0; }
-table { border-collapse: collapse; } td, th { border: 1px solid #d0d7de; padding: .3em .6em;
+table { border-collapse: collapse; width: 100%; table-layout: fixed; } td, th { border: 1px solid #d0d7de; padding: .3em .6em;
       vertical-align: top; text-align: left; }
 .figures { display: grid; grid-template-columns: repeat(3, 1fr); gap: .5em; }
 .figures img { width: 100%; border: 1px solid #d0d7de; } .empty { font-size: 1.2em; }
