@@ -220,3 +220,10 @@ def test_the_base_worktree_never_checks_out_over_the_project(project):
     finally:
         _git(project, "checkout", "-q", "--", ".")
         _git(project, "worktree", "remove", "--force", str(where))
+
+
+def test_the_report_never_replaces_a_folder_that_holds_no_report(project, tmp_path):
+    (tmp_path / "notes.txt").write_text("mine")
+    with pytest.raises(SystemExit, match="holds no report"):
+        diff_report.main(["--base", "HEAD", "--root", str(project), "--out", str(tmp_path)])
+    assert (tmp_path / "notes.txt").read_text() == "mine"

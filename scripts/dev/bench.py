@@ -11,7 +11,10 @@ are shared and noisy: compare ratios within one run, not seconds across runs.
    `node_modules/` linked, everything generated left out), cold, warm, after editing one
    Markdown page and after editing one function of one `mlnotes` module; for each, the
    figures rebuilt and the notebooks executed, and after the module edit those the cache
-   keys should redo (the builder's own dependency rules). Single runs.
+   keys should redo (the builder's own dependency rules). Single runs. Then `make diff`
+   (scripts/dev/diff_report.py) in the copy, made a git repository: against its own
+   commit once (the base built, from the warm caches), then after a sentence added to
+   the page, with the base's record kept: its time beside the warm build's.
 2. Determinism: a second cold build in a second copy; the figures' sha256 are compared.
 3. Computation, each in a fresh process: `pairwise_distances`, the post's Listing 4
    (`broadcast_distances`) and `torch.cdist` at n = d = 1000, time (median of interleaved
@@ -194,6 +197,7 @@ def bench_builds(args, workdir: Path, report: Report) -> Path:
     hashes = report.data["hashes"] = figure_hashes(tree)
     builds["warm"] = build(tree)
     _build_row(report, "warm", builds["warm"], cold)
+    bench_diff(tree, args.page, builds["warm"], report)
     originals = {rel: (tree / rel).read_text(encoding="utf-8") for rel in (args.page, args.module)}
     append_line(tree / args.page, "\n<!-- bench: an edit of this page -->\n")
     builds["page"] = build(tree)
@@ -219,6 +223,32 @@ def bench_builds(args, workdir: Path, report: Report) -> Path:
             f"{len(hashes)} SVGs, {'byte-identical' if hashes and not differing else 'DIFFER: ' + ', '.join(differing)}",
         )
     return tree
+
+
+def bench_diff(tree: Path, page: str, warm: dict, report: Report) -> None:
+    """`make diff` in the copy: against its own commit, then after a one-page edit."""
+    git = ["git", "-c", "user.name=bench", "-c", "user.email=bench@example.org"]
+    for command in (["init", "-q"], ["add", "-A"], ["commit", "-q", "-m", "bench"]):
+        subprocess.run([*git, *command], cwd=tree, check=True, capture_output=True)
+    diff = [sys.executable, str(Path(__file__).with_name("diff_report.py")), "--base", "HEAD"]
+    runs = report.data["diff"] = {}
+    original = (tree / page).read_text(encoding="utf-8")
+    for label in ("clean tree, base built", "one-page edit, base recorded"):
+        if label.startswith("one-page"):
+            append_line(tree / page, "\nA sentence the benchmark adds to this page.\n")
+        start = time.perf_counter()
+        proc = subprocess.run(diff, cwd=tree, env=_env(tree), capture_output=True, text=True)
+        seconds = round(time.perf_counter() - start, 2)
+        summary = tree / "diff-report" / "summary.md"
+        pages = summary.read_text(encoding="utf-8").count("\n- ") if summary.is_file() else None
+        runs[label] = {"seconds": seconds, "returncode": proc.returncode, "pages": pages}
+        failed = "" if proc.returncode == 0 else f"; FAILED rc={proc.returncode}"
+        report.add(
+            f"make diff, {label}",
+            f"{seconds:.1f} s ({seconds / warm['seconds']:.2f} x the warm build); "
+            f"items listed: {pages}{failed}",
+        )
+    (tree / page).write_text(original, encoding="utf-8")
 
 
 def figure_hashes(tree: Path) -> dict[str, str]:

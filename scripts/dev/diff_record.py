@@ -253,11 +253,12 @@ def page_doctests(path: Path) -> list[dict]:
 
 def doctest_key(page: Path, root: Path) -> str:
     """The content key of a page's doctest outputs: the page, every module of `mlnotes`
-    (by its code), this recorder's code."""
+    (by its code), the lock (the libraries' versions), this recorder's code."""
     from mlnotes_site import keys
 
     key = keys.Key("diff-doctests").add("recorder", keys.code_digest(Path(__file__)))
     key.file(page, root)
+    key.file(root / "requirements.lock", root, missing_ok=True)  # the libraries' versions
     for module in sorted((root / PACKAGE).rglob("*.py")):
         key.code(module, root)
     return key.hexdigest()

@@ -707,6 +707,8 @@ def main(argv: list[str] | None = None) -> int:
         sha = _git(root, "rev-parse", "--verify", f"{args.base}^{{commit}}")
     except subprocess.CalledProcessError as err:
         raise SystemExit(f"diff: BASE={args.base} is not a commit: {err.stderr.strip()}") from None
+    if out.is_dir() and any(out.iterdir()) and not (out / "report.json").is_file():
+        raise SystemExit(f"diff: {out} is not empty and holds no report: not replacing it")
     t0 = time.perf_counter()
     shutil.rmtree(out, ignore_errors=True)
     out.mkdir(parents=True)
