@@ -227,3 +227,17 @@ def test_the_report_never_replaces_a_folder_that_holds_no_report(project, tmp_pa
     with pytest.raises(SystemExit, match="holds no report"):
         diff_report.main(["--base", "HEAD", "--root", str(project), "--out", str(tmp_path)])
     assert (tmp_path / "notes.txt").read_text() == "mine"
+
+
+def test_a_working_tree_that_does_not_build_gets_a_summary_saying_so(project):
+    broken = FIGURE.replace("    return fig", "    1 / 0\n    return fig")
+    (project / "scripts" / "figures" / "curve.py").write_text(broken, encoding="utf-8")
+    try:
+        with pytest.raises(SystemExit, match="the working tree did not build"):
+            diff_report.main(["--base", "HEAD", "--root", str(project)])
+    finally:
+        _git(project, "checkout", "-q", "--", ".")
+    summary = (project / "diff-report" / "summary.md").read_text(encoding="utf-8")
+    assert "No report: the site at the working tree did not build" in summary
+    assert not (project / "diff-report" / "report.json").exists()
+    assert diff_report.is_empty(report(project, {}))  # the next report replaces the note

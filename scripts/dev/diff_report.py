@@ -77,8 +77,12 @@ def record(tree: Path, site: Path, out: Path, cache: Path, seed: Path | None = N
         command += ["--seed-from", str(seed)]
     result = subprocess.run(command, cwd=tree, env=_env(tree))
     if result.returncode:
-        raise SystemExit(f"diff: building {tree} failed (its log is above)")
+        raise BuildFailed(tree)
     return json.loads(out.read_text(encoding="utf-8"))
+
+
+class BuildFailed(Exception):
+    """A checkout's site did not build (a figure or notebook failed): no report."""
 
 
 def recorder_key(root: Path) -> str:
@@ -707,17 +711,27 @@ def main(argv: list[str] | None = None) -> int:
         sha = _git(root, "rev-parse", "--verify", f"{args.base}^{{commit}}")
     except subprocess.CalledProcessError as err:
         raise SystemExit(f"diff: BASE={args.base} is not a commit: {err.stderr.strip()}") from None
-    if out.is_dir() and any(out.iterdir()) and not (out / "report.json").is_file():
+    ours = ("report.json", "summary.md")  # a report's, or the note of one that failed
+    if out.is_dir() and any(out.iterdir()) and not any((out / n).is_file() for n in ours):
         raise SystemExit(f"diff: {out} is not empty and holds no report: not replacing it")
     t0 = time.perf_counter()
     shutil.rmtree(out, ignore_errors=True)
     out.mkdir(parents=True)
+    label = f"{args.base} ({sha[:12]})" if not sha.startswith(args.base) else sha[:12]
     print("[diff] building the working tree", flush=True)
-    after = record(root, out / "site", cache / "head.json", cache)
-    before, figs_before, kept = base_record(root, sha, cache)
+    try:
+        after = record(root, out / "site", cache / "head.json", cache)
+        before, figs_before, kept = base_record(root, sha, cache)
+    except BuildFailed as failed:
+        which = "the working tree" if Path(str(failed)) == root else f"{label}"
+        text = (
+            f"# Change report against `{label}`\n\nNo report: the site at {which} did not "
+            "build (a figure, a notebook or a plugin failed; the log says which).\n"
+        )
+        (out / "summary.md").write_text(text, encoding="utf-8")
+        raise SystemExit(f"diff: the site at {which} did not build (its log is above)") from None
     report = compare(before, after, figs_before, root / "docs" / "figures", out)
     report["base"] = {"ref": args.base, "sha": sha}
-    label = f"{args.base} ({sha[:12]})" if not sha.startswith(args.base) else sha[:12]
     (out / "report.json").write_text(json.dumps(report, indent=1), encoding="utf-8")
     (out / "summary.md").write_text(summary_md(report, label), encoding="utf-8")
     (out / "index.html").write_text(index_html(report, label, site=True), encoding="utf-8")
