@@ -186,6 +186,17 @@ def test_a_docstring_only_edit_lists_no_figure(project):
     assert [p["page"] for p in got["pages"]] == ["api.md"]  # the docstring is on the API page
 
 
+def test_a_figure_drawn_again_to_the_same_pixels_is_not_listed(project):
+    """A new hash salt in the styles: every figure's key changes and its SVG's ids with
+    it (other bytes), but not one pixel: the figure is drawn again and not listed."""
+    got = report(project, {"mlnotes/plotting.py": PLOTTING.replace('"tiny"', '"tiny, salted"')})
+    built = json.loads((project / ".cache" / "figures" / "last-run.json").read_text())
+    assert built["built"] == ["curve"]
+    assert got["figures"]["same_pixels"] == ["curve"] and got["figures"]["redrawn"] == []
+    assert not (project / "diff-report" / "figures").exists()
+    assert "curve" not in (project / "diff-report" / "summary.md").read_text(encoding="utf-8")
+
+
 def test_a_changed_signature_and_a_new_citation_are_listed(project):
     edited = CURVE.replace("def value(x: float)", "def value(x: float, y: float = 0.0)")
     page = WORKED.replace("See [", "As [@goodfellow2016] says, see [")

@@ -372,7 +372,6 @@ def compare_figures(
 
         from mlnotes_site.chromium import CHROMIUM, CHROMIUM_ARGS
 
-        (out / "figures").mkdir(parents=True, exist_ok=True)
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
             try:
@@ -384,6 +383,7 @@ def compare_figures(
                     if not count and old.shape == new.shape:
                         same_pixels.append(name)
                         continue
+                    (out / "figures").mkdir(parents=True, exist_ok=True)
                     for what, image in (("before", old), ("after", new), ("difference", diff)):
                         Image.fromarray(image).save(out / "figures" / f"{name}-{what}.png")
                     redrawn.append(
