@@ -222,8 +222,13 @@ def test_project_onto_the_whole_space_is_the_identity():
 def test_project_errors():
     with pytest.raises(ValueError, match="mismatched dimensions: y has 2 rows, A has 3 rows"):
         project([1.0, 2.0], np.eye(3))
-    with pytest.raises(ValueError, match="X has linearly dependent columns"):
+    # gram_schmidt's messages name its argument X; project's name A, its own
+    with pytest.raises(ValueError, match="^A has linearly dependent columns: column 1 is"):
         project([1.0, 2.0], [[1.0, 2.0], [1.0, 2.0]])
+    with pytest.raises(ValueError, match="^A has linearly dependent columns: column 0 is zero"):
+        project([1.0, 2.0], [0.0, 0.0])
+    with pytest.raises(ValueError, match=r"^A has linearly dependent columns: 3 columns in R\^2"):
+        project([1.0, 2.0], np.ones((2, 3)))
     with pytest.raises(ValueError, match="y must be finite"):
         project([np.inf, 2.0], [1.0, 0.0])
     with pytest.raises(ValueError, match="y must be a non-empty"):
