@@ -99,7 +99,7 @@ offline: deps  ## build offline/ (open offline/index.html) and zip it as mlnotes
 # The post and the notes as one PDF, printed by Chromium from the site just built (so it
 # follows the pages; SITE_URL: where its links to the rest of the site go, as for `make
 # site`). `make site` afterwards puts it in the site and links it (scripts/mlnotes_site/plugins/assets.py).
-pdf: site  ## print the post and the notes pages as one PDF, mlnotes.pdf (after a strict build)
+pdf: site debian-deps  ## print the post and the notes pages as one PDF, mlnotes.pdf (after a strict build)
 	$(PY) -m mlnotes_site.printer site --output mlnotes.pdf
 
 figures: deps  ## rebuild the figures whose inputs changed (ARGS="--force" or figure names)
@@ -117,7 +117,8 @@ format: deps  ## fix what ruff can fix, then format
 	$(VENV)/bin/ruff check --fix .
 	$(VENV)/bin/ruff format .
 
-test: deps  ## unit tests, doctests (modules and pages), figure scripts, strict build, browser tests
+# (Debian's Chromium for the browser tests: installed when missing, as `make debian-deps`)
+test: deps debian-deps  ## unit tests, doctests (modules and pages), figure scripts, strict build, browser tests
 	$(VENV)/bin/pytest
 
 # The reader table (scripts/dev/bench_reader.py) serves the site with Debian's nginx and
