@@ -122,13 +122,18 @@ test: deps debian-deps  ## unit tests, doctests (modules and pages), figure scri
 	$(VENV)/bin/pytest
 
 # The reader table (scripts/dev/bench_reader.py) serves the site with Debian's nginx and
-# runs Lighthouse (npm, a devDependency) in Debian's Chromium.
+# runs Lighthouse (npm, a devDependency) in Debian's Chromium. Each script writes its
+# results into bench-results/ (the last run's are removed first, so that every table comes
+# from this run); bench_report.py then writes BENCHMARKS.md from them, whole.
+BENCH_RESULTS := $(addprefix bench-results/,bench.json pages.json loop.json reader.json)
 bench: DEBIAN_PACKAGES += nginx-light
-bench: deps debian-deps  ## build, determinism, computation, page and reader (Lighthouse) benchmarks (never asserted in tests)
+bench: deps debian-deps  ## build, determinism, computation, page, edit-loop, reader and test-suite benchmarks into BENCHMARKS.md
+	rm -f $(BENCH_RESULTS)
 	$(PY) scripts/dev/bench.py $(ARGS)
 	$(PY) scripts/dev/bench_pages.py --json bench-results/pages.json
-	$(PY) scripts/dev/bench_loop.py $(LOOP_ARGS)
+	$(PY) scripts/dev/bench_loop.py --json bench-results/loop.json $(LOOP_ARGS)
 	$(PY) scripts/dev/bench_reader.py --json bench-results/reader.json $(READER_ARGS)
+	$(PY) scripts/dev/bench_report.py
 
 # Mutation testing (scripts/dev/mutation.py): mutmut's mutants of mlnotes against the page and
 # docstring doctests, per Check block. Not part of `make test`; needs only the Python venv.
