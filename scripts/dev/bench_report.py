@@ -157,7 +157,7 @@ def tests(bench: dict | None) -> str:
         "## Test suite\n",
         "Wall time of one run of each, in the scratch copy after the builds: the whole suite as",
         "`make test` runs it (`pytest`), then the quick tier as `make check` runs it (`pytest -m",
-        '"not browser and not slow" -n auto`, after ruff and actionlint, which take seconds).\n',
+        '"not browser and not slow" -n auto`; its ruff and actionlint are not timed here).\n',
     ]
     t = (bench or {}).get("tests")
     if not t:
