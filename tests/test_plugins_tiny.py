@@ -17,8 +17,8 @@ import pytest
 import tiny
 
 # {plugin: one of its options, spelt right (None: it has none)}: the site's own plugins,
-# in mkdocs.yml's order (test_hooks checks it)
-from test_hooks import SITE_PLUGINS
+# in mkdocs.yml's order (test_mkdocs_config checks it)
+from test_mkdocs_config import SITE_PLUGINS
 
 
 # ---------------------------------------------------------------------------------------

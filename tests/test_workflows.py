@@ -355,7 +355,7 @@ def test_the_pages_build_is_for_the_pages_address():
     site = step_running(build, "make site")
     assert site["env"]["SITE_URL"] == f"${{{{ steps.{pages['id']}.outputs.base_url }}}}/"
     order = steps(build)
-    # the offline zip first, so the site links it (README: Deploying)
+    # the offline zip first, so the site links it (README.md: Deploying)
     assert order.index(step_running(build, "make offline")) < order.index(site)
     # what is uploaded is what `make site` wrote (mkdocs' site_dir)
     from mkdocs.utils.yaml import yaml_load
