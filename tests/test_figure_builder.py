@@ -3,6 +3,8 @@ plugins/figures.py)."""
 
 from __future__ import annotations
 
+import pytest
+
 # `make serve`'s figure builder process and its warm workers (scripts/mlnotes_site/plugins/figures.py)
 # must not outlive the server: the builder ends at the end of its input (the server's pipe),
 # but a process pool's worker holds both ends of its task queue, so it would wait for ever
@@ -24,6 +26,7 @@ time.sleep(600)
 """
 
 
+@pytest.mark.slow
 def test_the_serves_figure_builder_and_workers_exit_when_the_server_is_killed(scratch_package):
     import json
     import os

@@ -55,6 +55,7 @@ def full_rank_matrices(draw, max_rows=6):
 # --------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @settings(max_examples=300)
 @given(full_rank_matrices())
 def test_gram_schmidt_orthonormal_with_same_nested_spans(X):
@@ -176,6 +177,7 @@ def test_gram_schmidt_does_not_modify_its_input():
 # --------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @settings(max_examples=300)
 @given(full_rank_matrices(), st.data())
 def test_project_equals_least_squares(A, data):
@@ -609,6 +611,7 @@ def test_a_triangular_matrix_can_have_an_eigenvector_off_the_standard_basis():
     np.testing.assert_allclose(T @ U, U * lam)
 
 
+@pytest.mark.slow
 @settings(max_examples=300)
 @given(square)
 def test_diagonalize_rebuilds_the_matrix(A):

@@ -476,6 +476,7 @@ def _last_run(tree) -> dict:
     return json.loads((tree / ".cache" / "figures" / "last-run.json").read_text())
 
 
+@pytest.mark.slow
 def test_figures_draws_the_projects_own_scripts_light_and_dark_and_a_second_build_is_cached(
     tmp_path, monkeypatch
 ):

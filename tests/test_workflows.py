@@ -50,6 +50,7 @@ def actionlint(cwd: Path) -> subprocess.CompletedProcess:
     )
 
 
+@pytest.mark.slow
 def test_actionlint_passes_on_every_workflow():
     files = sorted(WORKFLOWS.glob("*.y*ml"))
     assert CI in files
@@ -59,6 +60,7 @@ def test_actionlint_passes_on_every_workflow():
     assert f"Checking {len(files)} workflow file(s)" in result.stdout, result.stdout
 
 
+@pytest.mark.slow
 def test_actionlint_fails_a_broken_workflow(tmp_path):
     """The linter is not a no-op: a misspelt job output in the Pages build fails it."""
     text = CI.read_text(encoding="utf-8")
