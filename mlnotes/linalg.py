@@ -299,6 +299,10 @@ def project(y: ArrayLike, A: ArrayLike) -> np.ndarray:
         Traceback (most recent call last):
         ...
         ValueError: mismatched dimensions: y has 2 rows, A has 3 rows
+        >>> project(y, np.column_stack([A[:, 0], 2 * A[:, 0]]))
+        Traceback (most recent call last):
+        ...
+        ValueError: A has linearly dependent columns: column 1 is, to relative tolerance rtol=1e-10, a combination of columns 0..0
 
     Equation:
         notes/linear-algebra.md#eq:la-projection
@@ -318,7 +322,10 @@ def project(y: ArrayLike, A: ArrayLike) -> np.ndarray:
         raise ValueError(
             f"mismatched dimensions: y has {y_arr.shape[0]} rows, A has {A_arr.shape[0]} rows"
         )
-    Q = gram_schmidt(A_arr.reshape(A_arr.shape[0], -1))
+    try:
+        Q = gram_schmidt(A_arr.reshape(A_arr.shape[0], -1))
+    except ValueError as error:  # its messages name its argument, X: here it is A
+        raise ValueError(f"A{str(error).removeprefix('X')}") from None
     e = _exponent(y_arr)  # exact scaling: no overflow in the dot products
     with np.errstate(over="ignore"):
         return np.ldexp(Q @ (Q.T @ np.ldexp(y_arr, -e)), e)

@@ -366,23 +366,26 @@ def test_every_public_function_has_bad_input_cases():
 
 
 def test_a_new_module_with_a_public_function_is_found_and_asked_for(tmp_path, monkeypatch):
-    """A module added to the package later (here mlnotes/activations.py, written to a
-    folder put on the package's path) is found without editing this file, and the
-    coverage test says what to add for its function."""
-    (tmp_path / "activations.py").write_text(
+    """A module added to the package later (written to a folder put on the package's path,
+    under a name no module of the package has: an author's real mlnotes/activations.py
+    would otherwise answer for it) is found without editing this file, and the coverage
+    test says what to add for its function."""
+    name = "new_module_of_this_test"
+    assert not os.path.exists(os.path.join(os.path.dirname(mlnotes.__file__), f"{name}.py"))
+    (tmp_path / f"{name}.py").write_text(
         '"""Activations."""\n\n__all__ = ["softmax"]\n\n\n'
         "def softmax(x, axis=-1):\n    return x\n\n\n"
         "def _helper(x):\n    return x\n"
     )
     monkeypatch.setattr(mlnotes, "__path__", [*mlnotes.__path__, str(tmp_path)])
-    monkeypatch.delitem(sys.modules, "mlnotes.activations", raising=False)
+    monkeypatch.delitem(sys.modules, f"mlnotes.{name}", raising=False)
     try:
         problems = coverage_problems()
     finally:
-        sys.modules.pop("mlnotes.activations", None)
+        sys.modules.pop(f"mlnotes.{name}", None)
     assert len(problems) == 1, problems
-    assert problems[0].startswith("mlnotes.activations.softmax(x, axis=-1) has no bad-input")
-    assert '"activations.softmax"' in problems[0] and "tests/test_bad_input.py" in problems[0]
+    assert problems[0].startswith(f"mlnotes.{name}.softmax(x, axis=-1) has no bad-input")
+    assert f'"{name}.softmax"' in problems[0] and "tests/test_bad_input.py" in problems[0]
     assert "['x', 'axis']" in problems[0]
 
 

@@ -56,6 +56,7 @@ def ours(config):
         return None
 
 
+@pytest.mark.slow
 @settings(max_examples=500, deadline=None)
 @given(configs, configs)
 def test_conv_output_size_matches_torch_conv2d(height, width):
@@ -67,6 +68,7 @@ def test_conv_output_size_matches_torch_conv2d(height, width):
         assert (got_h, got_w) == expected
 
 
+@pytest.mark.slow
 def test_conv_output_size_matches_torch_on_a_grid():
     """Every small configuration, height only (width 1, kernel 1)."""
     width = {"n": 1, "kernel_size": 1, "stride": 1, "padding": 0, "dilation": 1}
@@ -78,6 +80,7 @@ def test_conv_output_size_matches_torch_on_a_grid():
         assert ours(height) == (None if expected is None else expected[0]), height
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(configs)
 def test_kernel_positions_are_the_inputs_torch_reads(config):
@@ -115,6 +118,7 @@ def stacks(draw):
     return ks, ss, ds
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(stacks())
 def test_receptive_field_matches_torch_gradient(stack):

@@ -80,6 +80,7 @@ def test_shift_matrix_is_a_rotation(d, k):
     torch.testing.assert_close(shift_matrix(-k, d, dtype=torch.float64), m.T, rtol=0, atol=1e-12)
 
 
+@pytest.mark.slow
 @settings(max_examples=25, deadline=None)
 @given(d=even_dims, max_pos=st.integers(2, 3000))
 def test_no_two_positions_share_an_embedding(d, max_pos):
@@ -299,6 +300,7 @@ def _exact_distances(x: torch.Tensor) -> list[list[float]]:
         ]
 
 
+@pytest.mark.slow
 @settings(max_examples=80, deadline=None)
 @given(
     dtype=st.sampled_from([torch.float32, torch.float64]),

@@ -124,6 +124,7 @@ def test_a_figure_block_writes_the_drawings_the_numbered_caption_and_the_listing
     assert large.find_next_sibling()["id"] == "script-large"
 
 
+@pytest.mark.slow
 def test_inserting_a_figure_at_the_top_renumbers_every_reference(tmp_path, monkeypatch):
     tree = _project(tmp_path, monkeypatch, {"docs/notes/page.md": PAGE, "docs/other.md": OTHER})
     before = _built(tree)
@@ -166,6 +167,7 @@ def test_inserting_a_figure_at_the_top_renumbers_every_reference(tmp_path, monke
     assert "\ue000" not in after.text("other/index.html")
 
 
+@pytest.mark.slow
 def test_an_unknown_label_fails_the_strict_build_naming_the_page_and_the_label(
     tmp_path, monkeypatch
 ):
@@ -177,6 +179,7 @@ def test_an_unknown_label_fails_the_strict_build_naming_the_page_and_the_label(
     assert not [w for w in built.warnings if "fig-small" in w or "fig-large" in w]
 
 
+@pytest.mark.slow
 def test_a_figure_block_naming_no_script_fails_the_strict_build_naming_it(tmp_path, monkeypatch):
     pages = {"docs/index.md": "# Home\n\n" + figure("nosuch", "A caption.")}
     built = tiny.build(_project(tmp_path, monkeypatch, pages))
@@ -187,6 +190,7 @@ def test_a_figure_block_naming_no_script_fails_the_strict_build_naming_it(tmp_pa
     ), built.stderr[-3000:]
 
 
+@pytest.mark.slow
 def test_a_script_without_alt_text_fails_the_strict_build(tmp_path, monkeypatch):
     pages = {"docs/index.md": "# Home\n\n" + figure("bare", "A caption.")}
     tree = _project(tmp_path, monkeypatch, pages)

@@ -47,6 +47,7 @@ def run_listing(monkeypatch):
     plt.close("all")
 
 
+@pytest.mark.slow
 def test_listing_1_runs_as_a_script():
     env = {**os.environ, "MPLBACKEND": "Agg", "PYTHONDONTWRITEBYTECODE": "1"}
     out = subprocess.run(
@@ -117,6 +118,7 @@ def test_listing_3_heatmap_is_the_table(run_listing):
     assert image.get_array().shape == (100, 128)
 
 
+@pytest.mark.slow
 def test_listing_4_distances_match_pairwise_distances(run_listing):
     # the full n = d = 1000 run: the (n, n, d) float32 tensor takes 4 GB
     ns = run_listing(4)

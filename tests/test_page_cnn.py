@@ -136,10 +136,11 @@ def test_the_last_pixels_go_unread_at_any_stride_unless_the_kernel_ends_there():
 
 @pytest.mark.parametrize("k", [2, 3, 4, 5, 7])
 def test_border_pixels_are_read_less_and_same_padding_centres_every_pixel(k):
-    """The page: at stride 1 without padding, a pixel near the border is read by fewer
-    kernel positions than one in the middle of a large input (a corner pixel by a single
-    one), and a kernel of odd size is never centred on it; with "same" padding, every
-    pixel is the centre of one position."""
+    """The page: at stride 1 without padding, each of the k - 1 pixels nearest a border
+    is read by fewer kernel positions than one in the middle of a large input (the pixel
+    on the border by a single one), and the (k - 1)/2 nearest each border are never the
+    centre of a kernel of odd size k; with "same" padding, every pixel is the centre of
+    one position."""
     for n in range(2 * k - 1, 2 * k + 8):
         positions = kernel_positions(n, k)
         reads = [sum(i in row for row in positions) for i in range(n)]
@@ -150,5 +151,6 @@ def test_border_pixels_are_read_less_and_same_padding_centres_every_pixel(k):
             half = (k - 1) // 2
             centres = {row[half] for row in positions}
             assert all(i not in centres for i in range(half))
+            assert half in centres  # the (k - 1)/2 nearest the border only
             same = {row[half] for row in kernel_positions(n, k, padding=half)}
             assert same == set(range(n))

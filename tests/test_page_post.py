@@ -60,6 +60,7 @@ def test_float32_table_error_bound_against_40_digit_arithmetic(d, n):
     assert worst > 0.5, worst
 
 
+@pytest.mark.slow
 def test_float64_angle_error_is_below_pos_times_2_to_the_minus_52_for_d_up_to_1024():
     # the part of that bound that the float64 angle pos · ω_i contributes: pos · |δω_i|
     # (ω_i's own error) plus the rounding of the product, at most pos · ω_i · 2^-53,
@@ -205,6 +206,7 @@ def test_from_d_16_on_neighbours_are_the_closest_pair_among_100_000(d):
     assert int(dist.argmin()) == 0
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("d", [32, 64, 128])
 def test_from_d_32_on_neighbours_are_the_closest_pair_up_to_a_million(d):
     assert _smallest_up_to_a_million(d) == pytest.approx(distance_at_offset(1, d).item())

@@ -17,8 +17,8 @@ import pytest
 import tiny
 
 # {plugin: one of its options, spelt right (None: it has none)}: the site's own plugins,
-# in mkdocs.yml's order (test_hooks checks it)
-from test_hooks import SITE_PLUGINS
+# in mkdocs.yml's order (test_mkdocs_config checks it)
+from test_mkdocs_config import SITE_PLUGINS
 
 
 # ---------------------------------------------------------------------------------------
@@ -476,6 +476,7 @@ def _last_run(tree) -> dict:
     return json.loads((tree / ".cache" / "figures" / "last-run.json").read_text())
 
 
+@pytest.mark.slow
 def test_figures_draws_the_projects_own_scripts_light_and_dark_and_a_second_build_is_cached(
     tmp_path, monkeypatch
 ):

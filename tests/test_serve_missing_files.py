@@ -19,8 +19,8 @@ ROOT = Path(__file__).resolve().parent.parent
 BANNER = b"mlnotes-build-problem"
 WAIT = 600  # seconds for a rebuild to show (a first drawing of a figure included)
 
-# a new page with a figure block, a snippet and an equation, and an API page of a new
-# module: as CONTRIBUTING.md's "Adding a page" has an author write them
+# a new page with a figure, the figure script's listing, a snippet and an equation, and an
+# API page of a new module: as CONTRIBUTING.md's "Writing" has an author write them
 PAGE = """\
 # The softmax
 

@@ -50,6 +50,7 @@ def actionlint(cwd: Path) -> subprocess.CompletedProcess:
     )
 
 
+@pytest.mark.slow
 def test_actionlint_passes_on_every_workflow():
     files = sorted(WORKFLOWS.glob("*.y*ml"))
     assert CI in files
@@ -59,6 +60,7 @@ def test_actionlint_passes_on_every_workflow():
     assert f"Checking {len(files)} workflow file(s)" in result.stdout, result.stdout
 
 
+@pytest.mark.slow
 def test_actionlint_fails_a_broken_workflow(tmp_path):
     """The linter is not a no-op: a misspelt job output in the Pages build fails it."""
     text = CI.read_text(encoding="utf-8")
@@ -355,7 +357,7 @@ def test_the_pages_build_is_for_the_pages_address():
     site = step_running(build, "make site")
     assert site["env"]["SITE_URL"] == f"${{{{ steps.{pages['id']}.outputs.base_url }}}}/"
     order = steps(build)
-    # the offline zip first, so the site links it (README: Deploying)
+    # the offline zip first, so the site links it (README.md: Deploying)
     assert order.index(step_running(build, "make offline")) < order.index(site)
     # what is uploaded is what `make site` wrote (mkdocs' site_dir)
     from mkdocs.utils.yaml import yaml_load

@@ -163,6 +163,9 @@ N = np.array([[0.0, 1.0, 0.0], [0.0, 0.0, 1.0], [0.0, 0.0, 0.0]])  # nilpotent
 print("rank(N) =", np.linalg.matrix_rank(N), " eigenvalues:", np.linalg.eigvals(N))
 shear = np.array([[1.0, 1.0], [0.0, 1.0]])
 print("rank(shear) =", np.linalg.matrix_rank(shear), " eigenvalues:", np.linalg.eigvals(shear))
+# the rank property fails for N (rank 2, no non-zero eigenvalue), holds for the shear (2, 2)
+assert np.linalg.matrix_rank(N) == 2 and np.allclose(np.linalg.eigvals(N), 0)
+assert np.linalg.matrix_rank(shear) == 2 and np.allclose(np.linalg.eigvals(shear), 1)
 
 # %%
 axis = rng.normal(size=3)

@@ -207,6 +207,8 @@ for name, pmf in (("notes", notes_pmf), ("corrected", corrected_pmf)):
     print(f"{name:>9}: sum {pmf.sum():.4f}, mean {mean:.4f}, var {var:.4f}")
 mean, var = geometric_mean_var(theta)
 print(f"1/theta = {mean:g}, (1 - theta)/theta^2 = {var:g}")
+assert np.isclose(pmf_mean_var(y, notes_pmf)[0], 1 / (1 - theta))  # not 1/theta
+assert np.allclose(pmf_mean_var(y, corrected_pmf), [1 / theta, (1 - theta) / theta**2])
 
 # %% [markdown]
 # ## The Poisson approximates the binomial

@@ -22,7 +22,8 @@ are shared and noisy: compare ratios within one run, not seconds across runs.
    first: torch allocates outside Python's heap); the largest n in 8 GiB from peak / n²
    at the largest n run (`pairwise_distances` runs at n = 20,000 under an 8 GiB
    address-space limit); `sinusoidal_embeddings(10**5, 1024)` beside Listing 1.
-4. Tests: pytest once in the scratch copy, then its quick subset (`-m "not browser and not slow"`).
+4. Tests: the whole suite once in the scratch copy, as `make test` runs it (`pytest`), then
+   the quick tier as `make check` runs it (`-m "not browser and not slow" -n auto`).
 
 --quick: no determinism build, no larger n, no tests, 3 rounds.
 """
@@ -445,11 +446,15 @@ def bench_compute(args, report: Report) -> None:
         )
 
 
+# the quick tier's options, as the Makefile's QUICK gives them to `make check`
+QUICK = ["-m", "not browser and not slow", "-n", "auto"]
+
+
 def bench_tests(tree: Path, report: Report) -> None:
-    """The whole suite once, then the quick subset a developer runs between edits
-    (`-m "not browser and not slow"`), in the same tree after it: their ratio."""
+    """The whole suite once (`make test`'s pytest), then the quick tier a developer runs
+    before committing (`make check`'s), in the same tree after it: their ratio."""
     runs = {}
-    for name, extra in (("all", []), ("quick", ["-m", "not browser and not slow"])):
+    for name, extra in (("all", []), ("quick", QUICK)):
         start = time.perf_counter()
         proc = subprocess.run(
             [sys.executable, "-m", "pytest", "-q", "-rfE", *extra],
@@ -481,7 +486,7 @@ def bench_tests(tree: Path, report: Report) -> None:
         f"{runs['all']['seconds']:.0f} s, {runs['all']['summary']} (output: {runs['all']['log']})",
     )
     report.add(
-        'tests: pytest -m "not browser and not slow" (1 run, after)',
+        'tests: make check\'s pytest (-m "not browser and not slow" -n auto; 1 run, after)',
         f"{runs['quick']['seconds']:.0f} s = {runs['quick']['seconds'] / runs['all']['seconds']:.2f}x the whole suite, "
         f"{runs['quick']['summary']}",
     )

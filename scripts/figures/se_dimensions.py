@@ -1,14 +1,15 @@
 """Each dimension of the sinusoidal embeddings over 100 positions (d = 4).
 
-Figure 1 of the post: the four columns of the table SE(pos) for d = 4, computed by
-`mlnotes.embeddings.sinusoidal_embeddings`. Dimensions 0 and 1 are sin and cos of
-pos·ω₀ with ω₀ = 1 (period 2π ≈ 6.3 positions: sampled at integer positions, the curves
-look jagged); dimensions 2 and 3 use ω₁ = 10000^(-2/4) = 0.01 (period 200π ≈ 628
-positions, longer than the plot). As a function of a real position each dimension is
-periodic, with period 2π/ω_i = 2π·10000^(2i/d), growing exponentially with the index i;
-on the integer positions plotted no value repeats exactly (the post's section 2.1). The
-post's Listing 2 draws the same columns in one line style under the title "SE(pos, 2i)";
-here the cosines are dashed and the legend names each column's function and frequency.
+The post's plot of the dimensions, after Listing 2: the four columns of the table
+SE(pos) for d = 4, computed by `mlnotes.embeddings.sinusoidal_embeddings`. Dimensions 0
+and 1 are sin and cos of pos·ω₀ with ω₀ = 1 (period 2π ≈ 6.3 positions: sampled at
+integer positions, the curves look jagged); dimensions 2 and 3 use ω₁ = 10000^(-2/4) =
+0.01 (period 200π ≈ 628 positions, longer than the plot). As a function of a real
+position each dimension is periodic, with period 2π/ω_i = 2π·10000^(2i/d), growing
+exponentially with the index i; on the integer positions plotted no value repeats
+exactly (the post's section 2.1). The post's Listing 2 draws the same columns in one
+line style under the title "SE(pos, 2i)"; here the cosines are dashed and the legend
+names each column's function and frequency.
 """
 
 import matplotlib.pyplot as plt

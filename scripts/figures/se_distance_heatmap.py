@@ -1,12 +1,12 @@
 """Euclidean distances between the sinusoidal embeddings of 1000 positions (d = 1000).
 
-Figure 3 of the post: ‖SE(pos₁) − SE(pos₂)‖₂ for every pair of positions, from
-`mlnotes.embeddings.pairwise_distances`, which needs O(n² + n·d) memory instead of the
-4 GB (n, n, d) tensor of the post's Listing 4. The distance is 0 on the diagonal and
-larger away from it, though not monotonically (Figure 4); it depends on the offset
-|pos₂ − pos₁| only, so it is the same along every line parallel to the diagonal (in the
-float32 table drawn here, to within 10⁻⁴). The colour scale is viridis from 0 to √d, where
-the post's Listing 4 uses PuRd over the table's own range.
+The post's distance heatmap, after Listing 4: ‖SE(pos₁) − SE(pos₂)‖₂ for every pair of
+positions, from `mlnotes.embeddings.pairwise_distances`, which needs O(n² + n·d) memory
+instead of the 4 GB (n, n, d) tensor of the post's Listing 4. The distance is 0 on the
+diagonal and larger away from it, though not monotonically (the post's next figure); it
+depends on the offset |pos₂ − pos₁| only, so it is the same along every line parallel to
+the diagonal (in the float32 table drawn here, to within 10⁻⁴). The colour scale is
+viridis from 0 to √d, where the post's Listing 4 uses PuRd over the table's own range.
 """
 
 import math

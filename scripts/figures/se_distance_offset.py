@@ -1,8 +1,9 @@
 """The distance between two sinusoidal embeddings as a function of their offset k.
 
-Figure 4 of the post (added on this site). ‖SE(t + k) − SE(t)‖₂ = 2·sqrt(Σ_i sin²(ω_i·k/2))
-does not depend on t: `mlnotes.embeddings.distance_at_offset` computes it in closed form
-(the line), and the markers are entries of the distance table of Figure 3
+The post's last figure, added on this site.
+‖SE(t + k) − SE(t)‖₂ = 2·sqrt(Σ_i sin²(ω_i·k/2)) does not depend on t:
+`mlnotes.embeddings.distance_at_offset` computes it in closed form (the line), and the
+markers are entries of the distance table of the post's distance heatmap
 (`pairwise_distances`) read along two rows, t = 0 and t = 500, at k = 0, 25, ..., 475.
 The distance is 0 at k = 0 and grows with |k|, quickly at first and then slowly and not
 monotonically (it first decreases from k = 68 to k = 69), towards √d (below it for these

@@ -1,6 +1,6 @@
 """Rounding error of sinusoidal embeddings computed in float32, against the position.
 
-Figure 1 of the companion page "Sinusoidal embeddings in practice". The post's Listing 1
+The figure of the companion page "Sinusoidal embeddings in practice". The post's Listing 1
 computes the frequencies, the angles pos·ω_i and their sines and cosines in float32.
 `mlnotes.embeddings.rounding_error` measures the largest error of such a row against the
 float64 table, for d = 128 and d = 512. Below position 2²⁴ the float32 angle carries a

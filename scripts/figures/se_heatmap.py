@@ -1,13 +1,14 @@
 """The sinusoidal embeddings of 100 positions in 128 dimensions, as a heatmap.
 
-Figure 2 of the post: the table SE(pos) from `mlnotes.embeddings.sinusoidal_embeddings`,
-one row per position and one column per dimension j (column 2i is sin(pos·ω_i), column
-2i + 1 is cos(pos·ω_i)). The frequencies ω_i = 10000^(-2i/d) decay exponentially with i:
-from each position to the next, at least one of columns 0 to 3 changes by more than 0.5,
-while each of columns 90 to 127 changes by less than 0.2 over the 100 positions (the
-sines stay below 0.16, the cosines above 0.98). A diverging colormap centred on 0 shows
-the sign: RdBu_r, +1 red and -1 blue, where the post's Listing 3 uses RdBu (+1 blue) with
-no fixed range and labels the columns "2i".
+The post's heatmap, after Listing 3: the table SE(pos) from
+`mlnotes.embeddings.sinusoidal_embeddings`, one row per position and one column per
+dimension j (column 2i is sin(pos·ω_i), column 2i + 1 is cos(pos·ω_i)). The frequencies
+ω_i = 10000^(-2i/d) decay exponentially with i: from each position to the next, at least
+one of columns 0 to 3 changes by more than 0.5, while each of columns 90 to 127 changes
+by less than 0.2 over the 100 positions (the sines stay below 0.16, the cosines above
+0.98). A diverging colormap centred on 0 shows the sign: RdBu_r, +1 red and -1 blue,
+where the post's Listing 3 uses RdBu (+1 blue) with no fixed range and labels the
+columns "2i".
 """
 
 import matplotlib.pyplot as plt

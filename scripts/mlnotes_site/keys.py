@@ -131,7 +131,7 @@ def code_digest(path: Path) -> bytes:
     docstring or a comment, or re-flowing the code, keeps the digest, while any change of
     behaviour changes it. A file that does not parse counts by its bytes (whatever runs it
     runs again, and fails naming the syntax error). Sound only while nothing reads a
-    `__doc__` at run time (tests/test_hooks.py checks it of mlnotes and the figures).
+    `__doc__` at run time (tests/test_code_keys.py checks it of mlnotes, the figures and the notebooks).
     """
     return _code_digest(Path(path).read_bytes())
 

@@ -22,7 +22,7 @@ equation on it (one such section a docstring; `Equations:` is the same section).
   with its label as id, and numbers the blocks and `\eqref`s as MathJax does, for
   Material's instant previews (javascripts/apparatus.js typesets them);
 - `plugin`: the events, and what the other plugins ask (`page_numbers`, `computed_by`,
-  `citing_renumbered`); it also moves an empty anchor before a correction box onto the box.
+  `citing_renumbered`).
 
 Options
 -------

@@ -14,6 +14,7 @@ import ast
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import griffe
 from mkdocs.plugins import get_plugin_logger
@@ -93,7 +94,7 @@ class EquationsExtension(griffe.Extension):
     logs nothing: mlnotes-equations reports the error (a warning: the strict build fails).
     """
 
-    def on_object(self, *, obj, loader, **kwargs) -> None:
+    def on_object(self, *, obj: griffe.Object, loader: griffe.GriffeLoader, **kwargs: Any) -> None:
         if obj.is_alias or obj.docstring is None or "quation" not in obj.docstring.value:
             return
         try:

@@ -150,7 +150,7 @@ class EquationsPlugin(BasePlugin[EquationsConfig]):
             log.warning(
                 f"mkdocstrings renders the Equation: sections of {self.config.package}'s "
                 f"docstrings ({len(self.refs)} references) as plain text, not as links: it "
-                f"needs {' and '.join(missing)} (README: Layout)"
+                f"needs {' and '.join(missing)} (ARCHITECTURE.md: Features, plugins, options)"
             )
 
     def on_files(self, files: Files, *, config: MkDocsConfig) -> Files:

@@ -30,7 +30,7 @@ class Peers:
                 what = f"has no {', '.join(missing)}" if plugin else "is not configured"
                 raise PluginError(
                     f"mlnotes-incremental reads {name} ({', '.join(methods)}), which {what}: "
-                    f"list {name} under `plugins:` in mkdocs.yml (README: Layout)"
+                    f"list {name} under `plugins:` in mkdocs.yml (ARCHITECTURE.md: Features, plugins, options)"
                 )
             self.plugins[name] = plugin
 

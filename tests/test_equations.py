@@ -1,11 +1,8 @@
-"""The study apparatus (scripts/mlnotes_site/plugins/notebooks.py, equations/, docs/javascripts/apparatus.js).
-Citations are tests/test_citations.py's.
-
-- equation <-> code: a docstring's `Equation:` section links to the equation, the
-  equation links back to the function, an unknown label fails the strict build, and
-  hovering the link shows the equation typeset, numbered as on its page;
-- notebooks: each plot drawn in the light and the dark figure style, switched with the
-  palette; the downloadable .ipynb is the executed notebook.
+"""Equations and code (scripts/mlnotes_site/plugins/equations/, docs/javascripts/apparatus.js):
+a docstring's `Equation:` section links to the equation, the equation links back to the
+function, an unknown label fails the strict build, and hovering the link shows the
+equation typeset, numbered as on its page. Citations are tests/test_citations.py's; the
+notebooks tests/test_notebooks.py's.
 """
 
 from __future__ import annotations
@@ -22,8 +19,7 @@ import pytest
 
 from mlnotes_site.chromium import wait_for_math
 
-from mlnotes_site import keys
-from mlnotes_site.plugins import equations, notebooks
+from mlnotes_site.plugins import equations
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -38,8 +34,8 @@ BIB = """
 # --- units ------------------------------------------------------------------------------
 
 
-def test_hook_doctests():
-    modules = (notebooks, equations.docstrings, equations.tree)
+def test_the_equations_doctests():
+    modules = (equations.docstrings, equations.tree)
     results = [doctest.testmod(module) for module in modules]
     assert sum(r.attempted for r in results) >= 4 and sum(r.failed for r in results) == 0
 
@@ -275,20 +271,6 @@ def test_equation_links_back_to_its_function(site):
     )
 
 
-def test_downloadable_notebooks_are_executed(site):
-    import nbformat
-
-    for src in sorted((ROOT / "docs" / "notebooks").glob("*.py")):
-        nb = nbformat.read(site.path / "notebooks" / f"{src.stem}.ipynb", as_version=4)
-        code = [c for c in nb.cells if c.cell_type == "code"]
-        assert code and all(c.execution_count for c in code), src.name
-        assert [c.execution_count for c in code] == list(range(1, len(code) + 1)), src.name
-        assert sum(len(c.outputs) for c in code) >= 1, src.name
-        assert not any("_mlnotes_style" in c.source for c in code), (
-            "the setup cell leaked into the download"
-        )
-
-
 # --- in the browser -----------------------------------------------------------------------
 
 TOOLTIP = ".md-tooltip2.md-tooltip2--active"
@@ -395,44 +377,6 @@ def test_cross_page_previews_show_their_target_typeset(base_url, browser):
 
 
 @pytest.mark.browser
-@pytest.mark.parametrize("name", sorted(p.stem for p in (ROOT / "docs" / "notebooks").glob("*.py")))
-def test_notebook_plots_follow_the_palette(site, desktop, name):
-    """Each plot shows its light image in the light palette, its dark one in the dark
-    palette (the desktop snapshot's toggle), each with the background of its palette: the
-    mean luminance of its outer frame (axis labels, ticks, background), drawn over the
-    page's background (tests/browser/snapshots.py: PLOTS)."""
-    import json
-    import urllib.request
-
-    visit = desktop[f"notebooks/{name}/"]
-    images = (site.path / "notebooks" / f"{name}.ipynb").read_text().count('"image/png"')
-    assert visit["themed_plots"] == images >= 1, (
-        f"{name}: {images} plots in the notebook, {visit['themed_plots']} themed on the page"
-    )
-    lums: dict[int, dict[str, dict]] = {}
-    for scheme, shown, dark in (("default", "light", False), ("slate", "dark", True)):
-        for i, plot in enumerate(visit["plots"][scheme]):
-            visible = plot["visible"]
-            assert len(visible) == 1, f"{name} plot {i}: {len(visible)} images visible in {scheme}"
-            assert visible[0].endswith(f"#only-{shown}")
-            lum = plot["luminance"]
-            lums.setdefault(i, {})[scheme] = lum
-            frame = lum["frame"]
-            assert (frame < 0.3) if dark else (frame > 0.7), (
-                f"{name} plot {i} in {scheme}: luminance {lum}"
-            )
-    for i, lum in lums.items():
-        assert lum["slate"]["all"] < lum["default"]["all"] - 0.1, (
-            f"{name} plot {i}: the dark plot is not darker: {lum}"
-        )
-    with urllib.request.urlopen(visit["notebook"]["mlnotesDownload"]) as response:
-        download = json.load(response)
-    outputs = [o for c in download["cells"] if c["cell_type"] == "code" for o in c["outputs"]]
-    assert any("image/png" in o.get("data", {}) for o in outputs)
-    assert not visit.problems, visit.problems
-
-
-@pytest.mark.browser
 def test_on_a_touch_screen_an_equation_link_navigates(base_url, browser):
     context = browser.new_context(
         has_touch=True, is_mobile=True, viewport={"width": 360, "height": 740}
@@ -502,59 +446,3 @@ def test_computed_by_line_in_an_admonition_is_one_paragraph():
         re.S,
     ), html
     assert "<p><p" not in html
-
-
-def test_a_notebook_is_re_executed_only_for_the_mlnotes_modules_it_imports(monkeypatch):
-    """The executed-notebook cache key covers the notebook and the mlnotes modules it imports."""
-    notebook = ROOT / "docs" / "notebooks" / "cnn.py"
-    names = {p.name for p in keys.dependencies(notebook, ROOT / "mlnotes", notebooks.ALWAYS)}
-    assert {"cnn.py", "__init__.py", "plotting.py"} <= names
-    assert "embeddings.py" not in names and "linalg.py" not in names
-    # the key reads exactly those files, the notebook and its producer's code (the plugin, keys.py)
-    read = []
-    original = Path.read_bytes
-    monkeypatch.setattr(Path, "read_bytes", lambda self: read.append(self.name) or original(self))
-    notebooks._notebook_key(notebook, ROOT)
-    assert set(read) == names | {"cnn.py", "notebooks.py", "keys.py"}
-
-
-NOTEBOOK = """\
-# %%
-import importlib
-
-cnn = importlib.import_module("mlnotes.cnn")  # an import no source scan sees
-print(cnn.conv_output_size(32, 3, stride=1, padding=1))
-"""
-
-
-# about 15 s: two Jupyter kernels run the notebook
-@pytest.mark.slow
-def test_a_notebook_is_keyed_on_what_it_imported_when_it_ran(tmp_path, monkeypatch):
-    """The kernel records the `mlnotes` files the notebook imported as it ran
-    (`<cache>/<name>.imports`), also through `importlib.import_module`; the key is made
-    of those, and the recording cell leaves no trace in the executed notebooks."""
-    import json
-
-    import nbformat
-
-    notebook = tmp_path / "nb.py"
-    notebook.write_text(NOTEBOOK)
-    cache = tmp_path / "cache"
-    page, download = notebooks.build_notebook(notebook, ROOT, cache)
-    recorded = json.loads((cache / "nb.imports").read_text())
-    assert {"__init__.py", "cnn.py", "plotting.py"} <= set(recorded)
-    assert "embeddings.py" not in recorded
-    assert "cnn.py" not in {
-        p.name for p in keys.dependencies(notebook, ROOT / "mlnotes", notebooks.ALWAYS)
-    }
-    assert (cache / "nb.key").read_text() == notebooks._notebook_key(notebook, ROOT, recorded)
-    for written in (page, download):
-        nb = nbformat.read(written, as_version=4)
-        assert "mlnotes_imports" not in nb.metadata
-        assert [c.source for c in nb.cells if c.cell_type == "code"] == [
-            NOTEBOOK.split("\n", 1)[1].rstrip("\n")
-        ]
-        assert nb.cells[-1].outputs[0]["text"] == "32\n"
-    # the next build reads the record: a cache hit, nothing runs
-    monkeypatch.setattr(notebooks, "execute_notebook", lambda *a, **k: pytest.fail("ran again"))
-    assert notebooks.build_notebook(notebook, ROOT, cache) == (page, download)

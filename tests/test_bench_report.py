@@ -1,0 +1,171 @@
+"""scripts/dev/bench_report.py: BENCHMARKS.md from sample results, in the shapes that
+bench.py, bench_pages.py, bench_loop.py and bench_reader.py write."""
+
+import json
+
+import bench_report  # scripts/dev, on sys.path through pytest's `pythonpath` (pyproject.toml)
+
+BENCH = {
+    "rows": [
+        ["docs/notes/cnn.md edited", "8.0 s"],
+        ["  expected by the cache keys", "figures: cnn_a; notebooks: cnn (as redone)"],
+        ["distances: pairwise_distances n=2000", "0.12 s, peak 31 MiB"],
+        ["tests: pytest (1 run)", "400 s"],
+    ],
+    "machine": {
+        "cpus": 2,
+        "python": "3.11.2",
+        "torch": "2.13.0+cpu",
+        "threads": 2,
+        "loadavg_start": 1.25,
+        "loadavg_end": 2.5,
+    },
+    "builds": {
+        "cold": {"seconds": 40.0, "returncode": 0, "figures": ["a", "b"], "notebooks": ["cnn"]},
+        "warm": {"seconds": 8.0, "returncode": 0, "figures": [], "notebooks": []},
+        "page": {"seconds": 10.0, "returncode": 0, "figures": [], "notebooks": []},
+        "module": {"seconds": 20.0, "returncode": 1, "figures": ["cnn_a"], "notebooks": []},
+    },
+    "hashes": {"a.svg": "0", "a-dark.svg": "1"},
+    "determinism": {"seconds": 41.0, "differing": []},
+    "tests": {
+        "all": {"seconds": 400.0, "returncode": 0, "summary": "1200 passed in 400.00s"},
+        "quick": {"seconds": 100.0, "returncode": 0, "summary": "900 passed in 99.00s"},
+    },
+}
+PAGES = {
+    "pages": {
+        "notes/cnn/": {
+            "bytes": 300 * 1024,
+            "requests": 12,
+            "by_kind": {"html": 100 * 1024, "img": 200 * 1024},
+            "math": 70,
+        },
+        "": {"bytes": 100 * 1024, "requests": 5, "by_kind": {"html": 100 * 1024}, "math": 0},
+    },
+    "heaviest": "notes/cnn/",
+    "typeset_ms": [300.0, 500.0, 400.0],
+    "dom_content_loaded_ms": [100.0, 200.0, 150.0],
+    "load_ms": [250.0, 260.0, 270.0],
+    "instant_typeset_ms": 90.0,
+}
+LOOP = {
+    "scales": {
+        "1": {
+            "cold_build": 40.0,
+            "warm_build": 8.0,
+            "cold_peak_mib": 900,
+            "warm_peak_mib": 1100,
+            "notes_pages": 3,
+            "figure_scripts": 15,
+            "loop": {
+                k: {"median": m} for k, m in (("page", 1.0), ("docstring", 2.0), ("figure", 4.0))
+            },
+            "ratio_page_to_warm": 0.125,
+            "ratio_docstring_to_warm": 0.25,
+            "ratio_figure_to_warm": 0.5,
+        }
+    }
+}
+
+
+def lighthouse(performance, tbt, failed=()):
+    return {
+        "performance": performance,
+        "tbt_ms": tbt,
+        "lcp_ms": 2500.0,
+        "bytes": 200 * 1024,
+        "accessibility_failed": list(failed),
+    }
+
+
+READER = {
+    "lighthouse": "13.5.0",
+    "runs": 3,
+    "pages": {
+        "post": {
+            "path": "blog/x/",
+            "mobile": [lighthouse(90, 100), lighthouse(96, 300), lighthouse(99, 200)],
+            "desktop": [lighthouse(100, 0), lighthouse(100, 0), lighthouse(100, 10)],
+        },
+        "notes/cnn": {
+            "path": "notes/cnn/",
+            "mobile": [lighthouse(92, 150, ["color-contrast"])] * 3,
+            "desktop": [lighthouse(99, 0)] * 3,
+        },
+    },
+}
+
+
+def write(folder, **files):
+    folder.mkdir(exist_ok=True)
+    for name, data in files.items():
+        (folder / f"{name}.json").write_text(json.dumps(data), encoding="utf-8")
+    return folder
+
+
+def row(text, first_cell):
+    """The cells of the table row whose first cell is `first_cell`."""
+    for line in text.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if line.startswith("|") and cells[0] == first_cell:
+            return cells
+    raise AssertionError(f"no row {first_cell!r} in:\n{text}")
+
+
+def test_every_table_from_one_run(tmp_path):
+    results = write(tmp_path / "r", bench=BENCH, pages=PAGES, loop=LOOP, reader=READER)
+    out = tmp_path / "BENCHMARKS.md"
+    assert bench_report.main(["--results", str(results), "--out", str(out)]) == 0
+    text = out.read_text(encoding="utf-8")
+    assert "Not measured" not in text
+    assert "2 cores, Python 3.11.2, torch 2.13.0+cpu (2 threads)" in text
+    # builds: seconds and the ratio to the cold build; a failed build says so
+    assert row(text, "warm")[1:3] == ["8.0", "0.20"]
+    assert row(text, "one `mlnotes` function edited (FAILED, exit 1)")[1:4] == [
+        "20.0",
+        "0.50",
+        "cnn_a",
+    ]
+    assert "2 SVGs, byte-identical." in text
+    assert row(text, "distances: pairwise_distances n=2000") == [
+        "distances: pairwise_distances n=2000",
+        "0.12 s, peak 31 MiB",
+    ]
+    # pages: heaviest first, KiB, median timings of the heaviest
+    assert text.index("| /notes/cnn/ |") < text.index("| / |")
+    assert row(text, "/notes/cnn/")[1:3] == ["300", "12"]
+    assert "DOMContentLoaded 150 ms, load 260 ms, math shown 400 ms" in text
+    assert "click to math shown 90 ms" in text
+    # the edit loop: each edit's median and its ratio to the warm build
+    assert row(text, "1x")[3:] == [
+        "40.0 s",
+        "8.0 s",
+        "1,100",
+        "1.00 s = 0.12 × warm",
+        "2.00 s = 0.25 × warm",
+        "4.00 s = 0.50 × warm",
+    ]
+    # Lighthouse: medians of the runs per page and mode
+    assert row(text, "post")[1:4] == ["96", "200", "2.5"]
+    assert row(text, "post")[4:6] == ["100", "0"]
+    assert "median of 3 runs" in text
+    assert "notes/cnn (mobile): color-contrast" in text
+    # the suite and the quick tier, and their ratio
+    assert row(text, "`make test` (pytest)")[1:3] == ["400", "1.00"]
+    assert row(text, "`make check`'s tests")[1:3] == ["100", "0.25"]
+
+
+def test_a_missing_results_file_says_so_instead_of_showing_numbers(tmp_path):
+    results = write(tmp_path / "r", bench={"rows": [], "machine": BENCH["machine"]}, loop=LOOP)
+    text = bench_report.render(results, "commit abc")
+    assert "Tree: commit abc." in text
+    for what, file in (
+        ("builds", "bench.json"),
+        ("test runs", "bench.json"),
+        ("page loads", "pages.json"),
+        ("Lighthouse runs", "reader.json"),
+    ):
+        assert f"Not measured in this run: no {what} in `bench-results/{file}`." in text
+    assert "no edit loop" not in text  # loop.json was there
+    assert row(text, "1x")[0] == "1x"
