@@ -144,8 +144,9 @@ mutation: $(PY_STAMP)  ## mutation-test the pages' evidence: what each Check blo
 # The change report (scripts/dev/diff_report.py): the site at BASE (a git worktree in
 # .cache/diff/, sharing this checkout's figures, notebooks and typeset math where they key
 # the same) against the working tree: diff-report/index.html, summary.md, site/ (the preview).
+# Debian's Chromium draws both versions of a figure whose SVG changed, to compare pixels.
 BASE ?= main
-diff: deps  ## what the working tree changes for a reader against BASE (default main): diff-report/
+diff: deps debian-deps  ## what the working tree changes for a reader against BASE (default main): diff-report/
 	$(PY) scripts/dev/diff_report.py --base $(BASE)
 
 clean:  ## remove the builds' outputs and caches (keeps .venv and node_modules)

@@ -26,6 +26,10 @@ BENCH = {
         "page": {"seconds": 10.0, "returncode": 0, "figures": [], "notebooks": []},
         "module": {"seconds": 20.0, "returncode": 1, "figures": ["cnn_a"], "notebooks": []},
     },
+    "diff": {
+        "clean tree, base built": {"seconds": 20.0, "returncode": 0, "pages": 0},
+        "one-page edit, base recorded": {"seconds": 12.0, "returncode": 0, "pages": 1},
+    },
     "hashes": {"a.svg": "0", "a-dark.svg": "1"},
     "determinism": {"seconds": 41.0, "differing": []},
     "tests": {
@@ -127,6 +131,8 @@ def test_every_table_from_one_run(tmp_path):
         "0.50",
         "cnn_a",
     ]
+    # the change report, against the warm build
+    assert row(text, "one-page edit, base recorded")[1:3] == ["12.0", "1.50"]
     assert "2 SVGs, byte-identical." in text
     assert row(text, "distances: pairwise_distances n=2000") == [
         "distances: pairwise_distances n=2000",

@@ -115,7 +115,28 @@ def builds(bench: dict | None) -> str:
     expected = [v for m, v in bench.get("rows", []) if m.strip() == "expected by the cache keys"]
     if expected:
         out.append(f"\nAfter the function edit, the cache keys name: {expected[0]}.")
+    out.append(diff_reports(bench, b["warm"]["seconds"] if "warm" in b else None))
     return "\n".join(out) + "\n"
+
+
+def diff_reports(bench: dict, warm: float | None) -> str:
+    """`make diff` (scripts/dev/diff_report.py) in the same copy, after the warm build."""
+    out = [
+        "\n### The change report\n",
+        "`make diff BASE=HEAD` in the same copy (made a git repository) after the warm build:",
+        "on the clean tree (the base built from the warm caches, every page's doctests run",
+        "once), then after a sentence added to the page (the base's record kept). Issue 34's",
+        "target: at most 2 × the warm build for a one-page edit.\n",
+    ]
+    runs = (bench or {}).get("diff")
+    if not runs or warm is None:
+        return "\n".join(out) + "\n" + missing("change reports", "bench.json")
+    rows = []
+    for label, r in runs.items():
+        failed = "" if r.get("returncode", 0) == 0 else f" (FAILED, exit {r['returncode']})"
+        rows.append([label + failed, f"{r['seconds']:.1f}", f"{r['seconds'] / warm:.2f}"])
+    out.append(table(["make diff", "seconds", "× warm build"], rows, right={1, 2}))
+    return "\n".join(out)
 
 
 def determinism(bench: dict | None) -> str:
