@@ -211,6 +211,37 @@ def test_a_changed_signature_and_a_new_citation_are_listed(project):
     assert got["citations"] == [{"page": "worked.md", "added": ["goodfellow2016"], "removed": []}]
 
 
+SOURCES = """# Sources
+
+## Home
+
+### Corrections
+
+| where | the notes say | corrected | evidence |
+|---|---|---|---|
+| [the second sentence](index.md#correction-second) | "the one an edit changes" | none does | Check |
+"""
+
+
+def test_a_correction_recorded_on_the_sources_page_and_its_box_are_listed(project):
+    box = '\n<div id="correction-second" markdown>\nCorrection: no edit changes it.\n</div>\n'
+    try:
+        got = report(project, {"docs/sources.md": SOURCES, "docs/index.md": INDEX + box})
+    finally:
+        (project / "docs" / "sources.md").unlink()
+    [row] = got["corrections"]["added"]
+    assert row["target"] == "index.md#correction-second" and row["section"] == "Home"
+    assert row["quote"] == '"the one an edit changes"'
+    assert got["corrections"]["removed"] == []
+    assert got["corrections"]["boxes"] == [
+        {"page": "index.md", "id": "correction-second", "status": "added"}
+    ]
+    assert {(p["page"], p["status"]) for p in got["pages"]} == {
+        ("index.md", "changed"),
+        ("sources.md", "added"),
+    }
+
+
 def test_the_base_worktree_never_checks_out_over_the_project(project):
     """A folder where the base's worktree was, without its own `.git` (a cache restored
     elsewhere, a half-deleted tree): git there would find the project's repository; the
