@@ -47,11 +47,11 @@ def test_a_notebook_that_does_not_parse_depends_on_all_of_mlnotes(tree):
 def test_a_notebook_key_ignores_docstring_edits_of_what_it_imports(tree):
     nb = _notebook(tree, "from mlnotes.alpha import A\nprint(A)\n")
     beta = tree / "mlnotes" / "beta.py"
-    first = notebooks._notebook_key(nb, tree)
+    first = notebooks.notebook_key(nb, tree)
     beta.write_text('"""Beta, documented."""\n\nB = 2\n')
-    assert notebooks._notebook_key(nb, tree) == first
+    assert notebooks.notebook_key(nb, tree) == first
     beta.write_text("B = 3\n")
-    assert notebooks._notebook_key(nb, tree) != first
+    assert notebooks.notebook_key(nb, tree) != first
 
 
 def test_downloadable_notebooks_are_executed(site):
@@ -116,7 +116,7 @@ def test_a_notebook_is_re_executed_only_for_the_mlnotes_modules_it_imports(monke
     read = []
     original = Path.read_bytes
     monkeypatch.setattr(Path, "read_bytes", lambda self: read.append(self.name) or original(self))
-    notebooks._notebook_key(notebook, ROOT)
+    notebooks.notebook_key(notebook, ROOT)
     assert set(read) == names | {"cnn.py", "notebooks.py", "keys.py"}
 
 
@@ -149,7 +149,7 @@ def test_a_notebook_is_keyed_on_what_it_imported_when_it_ran(tmp_path, monkeypat
     assert "cnn.py" not in {
         p.name for p in keys.dependencies(notebook, ROOT / "mlnotes", notebooks.ALWAYS)
     }
-    assert (cache / "nb.key").read_text() == notebooks._notebook_key(notebook, ROOT, recorded)
+    assert (cache / "nb.key").read_text() == notebooks.notebook_key(notebook, ROOT, recorded)
     for written in (page, download):
         nb = nbformat.read(written, as_version=4)
         assert "mlnotes_imports" not in nb.metadata

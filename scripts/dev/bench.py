@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import hashlib
 import json
 import os
 import platform
@@ -253,8 +252,10 @@ def bench_diff(tree: Path, page: str, warm: dict, report: Report) -> None:
 
 
 def figure_hashes(tree: Path) -> dict[str, str]:
+    from mlnotes_site import keys
+
     return {
-        p.name: hashlib.sha256(p.read_bytes()).hexdigest()
+        p.name: keys.Key("svg").file(p, p.parent).hexdigest()
         for p in sorted((tree / "docs" / "figures").glob("*.svg"))
     }
 

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import doctest
-import hashlib
 import json
 import os
 import posixpath
@@ -413,7 +412,8 @@ def seed_from(other: Path, root: Path) -> list[str]:
             continue
         if _copy([*there.outputs(name), theirs.imports_file, theirs.key_file], here, there):
             copied.append(f"figure {name}")
-    key = getattr(notebooks, "_notebook_key", None)
+    # a base from before notebook_key was public has none: its notebooks run again, not copied
+    key = getattr(notebooks, "notebook_key", None)
     cache_here, cache_there = root / ".cache" / "notebooks", other / ".cache" / "notebooks"
     for source in sorted((root / "docs" / "notebooks").glob("*.py")) if key else []:
         mine = keys.Stamp(cache_here, source.stem)
@@ -453,10 +453,12 @@ def _copy(files: list[Path], here, there) -> bool:
 
 
 def figure_digests(root: Path) -> dict[str, str]:
-    """The SHA-256 of each figure's light SVG (docs/figures/<name>.svg)."""
+    """The content key of each figure's light SVG (docs/figures/<name>.svg)."""
+    from mlnotes_site import keys
+
     out = root / "docs" / "figures"
     return {
-        p.stem: hashlib.sha256(p.read_bytes()).hexdigest()
+        p.stem: keys.Key("svg").file(p, out).hexdigest()
         for p in sorted(out.glob("*.svg"))
         if not p.stem.endswith("-dark")
     }

@@ -20,7 +20,6 @@ from __future__ import annotations
 import argparse
 import base64
 import difflib
-import hashlib
 import html
 import json
 import os
@@ -87,10 +86,12 @@ class BuildFailed(Exception):
 
 def recorder_key(root: Path) -> str:
     """What a kept record of BASE depends on besides BASE: the recorder and the locks."""
-    h = hashlib.sha256()
+    from mlnotes_site import keys
+
+    key = keys.Key("diff-recorder")
     for path in (RECORDER, root / "requirements.lock", root / "package-lock.json"):
-        h.update(path.read_bytes() if path.is_file() else b"missing")
-    return h.hexdigest()[:12]
+        key.file(path, path.parent, missing_ok=True)
+    return key.hexdigest()[:12]
 
 
 def checkout(root: Path, sha: str, where: Path) -> Path:

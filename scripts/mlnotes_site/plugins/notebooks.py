@@ -132,7 +132,7 @@ def merge_themes(light, dark, where: str):
     return merged
 
 
-def _notebook_key(path: Path, root: Path, imports: list[str] | None = None) -> str:
+def notebook_key(path: Path, root: Path, imports: list[str] | None = None) -> str:
     """The content key (keys.py) of a notebook's executed copies, in the project at `root`.
 
     `imports`: the `mlnotes` files (relative to `mlnotes/`) the notebook imported when it
@@ -168,7 +168,7 @@ def build_notebook(path: Path, root: Path, cache: Path) -> tuple[Path, Path]:
 
     page, download = (cache / f"{path.stem}{s}" for s in (".ipynb", ".light.ipynb"))
     stamp = keys.Stamp(cache, path.stem, (page, download))
-    if stamp.fresh(_notebook_key(path, root, stamp.imports())):
+    if stamp.fresh(notebook_key(path, root, stamp.imports())):
         return page, download
     started = time.perf_counter()
     from concurrent.futures import ThreadPoolExecutor
@@ -182,7 +182,7 @@ def build_notebook(path: Path, root: Path, cache: Path) -> tuple[Path, Path]:
     )
     nbformat.write(merge_themes(light, dark, path.name), page)
     nbformat.write(light, download)
-    stamp.write(_notebook_key(path, root, imports), imports)
+    stamp.write(notebook_key(path, root, imports), imports)
     log.info(
         f"notebook {path.name}: executed in the light and dark styles in "
         f"{time.perf_counter() - started:.1f} s"
