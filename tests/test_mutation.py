@@ -188,6 +188,18 @@ def tiny_run(tmp_path_factory):
     return root, data
 
 
+def _tool(root, *args):
+    """The command that runs the tool on the tiny project."""
+    return [
+        sys.executable,
+        str(ROOT / "scripts" / "dev" / "mutation.py"),
+        "--root", str(root),
+        "--survivors", str(root / "survivors.toml"),
+        "--jobs", "2",
+        *args,
+    ]  # fmt: skip
+
+
 def _blocks(root, data, survivors="survivors.toml"):
     analysis = mutation_report.analyse(data, root / survivors, root)
     rows = mutation_report.block_table(data, analysis)
@@ -277,6 +289,22 @@ def test_unit_tests_kill_what_the_doctests_leave(tiny_run):
         assert unit_pass["mutants"][key] == {
             "covering": 0, "planned": 0, "ran": 0, "killed_by": None
         }  # fmt: skip
+
+
+def test_time_limit_stops_the_unit_test_pass(tiny_run):
+    """With no time left, the pass starts no mutant; the report says how many it left."""
+    root, _ = tiny_run
+    out, mutants_dir = root / "report-limited", root / "mutants-limited"
+    cmd = _tool(root, "--out", str(out), "--mutants", str(mutants_dir), "--time-limit", "0")
+    subprocess.run(cmd, check=True, capture_output=True, text=True, timeout=300)
+    data = json.loads((out / "results.json").read_text())
+    mutants = {m["key"]: m for m in data["mutants"]}
+    (plus_two,) = [k for k, m in mutants.items() if _change(m) == "+ return x + 2"]
+    unit_pass = data["unit_pass"]
+    assert unit_pass["not_started"] == 1  # the other survivors have no covering test
+    assert unit_pass["mutants"][plus_two]["not_started"] is True
+    assert unit_pass["mutants"][plus_two]["killed_by"] is None
+    assert "1 mutants were not run against the unit tests" in (out / "index.md").read_text()
 
 
 def test_survivors_file_is_honoured(tiny_run):

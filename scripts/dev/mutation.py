@@ -2,16 +2,16 @@
 
     make mutation        # python scripts/dev/mutation.py [--jobs N] [--only TEXT] [--out DIR]
 
-mutmut (`mutmut_adapter.py`) writes every mutant of every function of `mlnotes` into a copy
-under `mutants/` that picks the active mutant at call time. The page and docstring
-doctests run as pytest runs them, in one process: a clean pass records the lines each
-example runs (coverage.py); then, per mutant, a forked child reruns each doctest that runs
-the mutated line from the first such example on, the mutant active. A Check block kills a
-mutant when one of its examples fails. The mutants no doctest kills then meet the unit
-tests that run their lines (`mutation_unittests.py`). The report (`mutation-report/`) lists
-kills per page, Check block and docstring, the Checks that kill nothing, and the survivors:
-changes no example and no test notices. Each needs a test that kills it, or an entry in
-`mutation-survivors.toml` (a unit test elsewhere that kills it, or why no input can).
+mutmut (`mutmut_adapter.py`) writes each mutant (a small change) of each `mlnotes` function
+into `mutants/`. Per mutant, forked children rerun the page and docstring doctests that run
+its line (coverage of a clean pass); those left meet the unit tests that run it
+(`mutation_unittests.py`; public functions first, none after `--time-limit`). A Check kills
+a mutant when one of its examples fails; one that kills none does not test the code it
+names: compare it with an independent reference, or retitle it "Worked out" or "In code".
+The report (`mutation-report/index.md`, git-ignored) lists kills per page, block and
+docstring. A surviving mutant is a change no example and no test notices: a gap in the evidence.
+Kill it with a test, or add it to `mutation-survivors.toml` (a test elsewhere that kills it,
+or why no input can: an equivalent mutant).
 """
 
 from __future__ import annotations
@@ -42,7 +42,9 @@ TIMEOUT_FACTOR, MIN_TIMEOUT = 20.0, 5.0
 #: for a huge n fails with MemoryError instead of taking the machine's memory)
 CHILD_EXTRA_MEMORY = 3 * 2**30
 #: per mutant, the unit tests that run its lines, fastest first, up to this clean time (s)
-UNIT_BUDGET = 20.0
+UNIT_BUDGET = 5.0
+#: the unit test pass starts no child after the run has taken this long (minutes)
+TIME_LIMIT = 28.0
 
 
 class ExampleTimeout(BaseException):
@@ -348,6 +350,13 @@ def main(argv: list[str] | None = None) -> int:
         default=UNIT_BUDGET,
         help="per mutant, at most this many seconds (clean time) of the unit tests covering it",
     )
+    parser.add_argument(
+        "--time-limit",
+        type=float,
+        default=TIME_LIMIT,
+        help="minutes: the unit test pass starts no mutant after the run has taken this long "
+        "(public functions' mutants go first; the doctest passes always finish)",
+    )
     args = parser.parse_args(argv)
     return run(args)
 
@@ -358,7 +367,7 @@ def run(args) -> int:
         os.environ[var] = "1"
     sys.path.insert(0, str(Path(__file__).parent))
     import mutmut_adapter as adapter
-    from mutation_report import doctest_kills, write_report
+    from mutation_report import doctest_kills, public_functions, write_report
 
     started, load_start = time.monotonic(), load_average()
     root = args.root.resolve()
@@ -482,7 +491,10 @@ def run(args) -> int:
     # pass 3: the unit tests against the mutants no doctest kills (coverage-selected)
     unit_kills, _ = doctest_kills(units_data, runs_data)
     killed = {k for kills in unit_kills for k in kills}
-    alive = [m for m in selected if m.key not in killed]
+    public = public_functions(root)
+    alive = sorted(
+        (m for m in selected if m.key not in killed), key=lambda m: m.function not in public
+    )
     unit_pass: dict = {}
     tests_started = time.monotonic()
     if args.unit_tests and alive:
@@ -502,12 +514,19 @@ def run(args) -> int:
             budget=args.unit_budget,
             factor=TIMEOUT_FACTOR,
             minimum=MIN_TIMEOUT,
+            deadline=started + 60 * args.time_limit,
         )
         for error in unit_pass.get("collection_errors", []):
             print(f"  collection error {error}", flush=True)
         for t, why in unit_pass.get("clean_failures", {}).items():
             print(f"  clean failure {unit_pass['tests'][int(t)]}: {why}", flush=True)
         by_tests = sum(1 for r in unit_pass["mutants"].values() if r["killed_by"])
+        if unit_pass.get("not_started"):
+            print(
+                f"  time limit ({args.time_limit:g} min): {unit_pass['not_started']} mutants "
+                "not run against the unit tests",
+                flush=True,
+            )
         print(
             f"  unit tests: {len(unit_pass['tests'])} tests, {by_tests} of {len(alive)} mutants "
             f"killed ({time.monotonic() - started:.0f} s)",
@@ -524,6 +543,7 @@ def run(args) -> int:
         "clean_seconds": round(clean, 1),
         "unit_test_seconds": round(unit_seconds, 1),
         "unit_budget": args.unit_budget,
+        "time_limit_minutes": args.time_limit,
         "jobs": args.jobs,
         "cpus": os.cpu_count(),
         "load_average_start": load_start,

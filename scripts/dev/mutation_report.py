@@ -290,6 +290,13 @@ def render(data: dict, a: Analysis) -> tuple[str, str]:
         f"{meta.get('unit_budget', 0):.0f} s of their clean time, until one fails. A unit test "
         "elsewhere can be named for a mutant in `scripts/dev/mutation-survivors.toml`.\n"
     )
+    if unit_pass.get("not_started"):
+        w(
+            f"**Time limit:** the unit test pass starts no mutant after "
+            f"{meta.get('time_limit_minutes', 0):g} min of the run, public functions' mutants "
+            f"first: {unit_pass['not_started']} mutants were not run against the unit tests "
+            "(counted above as met by no unit test).\n"
+        )
     problems = [f"collection error: {e}" for e in unit_pass.get("collection_errors", [])] + [
         f"`{tests[int(t)]}` fails without a mutant (not used): {why}"
         for t, why in unit_pass.get("clean_failures", {}).items()

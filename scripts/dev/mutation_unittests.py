@@ -176,13 +176,16 @@ def run(
     budget: float,
     factor: float,
     minimum: float,
+    deadline: float | None = None,
 ) -> dict:
     """Run the unit tests against `mutants` (the adapter's, alive after the doctests).
 
     `lines_run(coverage data)` maps (source file, line) to the contexts that ran it;
     `reach_of(mutant, that map)` gives the contexts that run one of the mutant's lines.
     Returns the tests (node ids, clean seconds, clean failures), and per mutant the tests
-    it was run against and the one that killed it, if any.
+    it was run against and the one that killed it, if any. After `deadline`
+    (`time.monotonic()`), no child is started: the mutants left, in `mutants`' order, are
+    recorded with `"not_started": True`.
     """
     import os
 
@@ -190,7 +193,7 @@ def run(
     from mutmut_adapter import activate
 
     result: dict = {"files": files, "tests": [], "seconds": [], "clean_failures": {},
-                    "collection_errors": [], "mutants": {}}  # fmt: skip
+                    "collection_errors": [], "mutants": {}, "not_started": 0}  # fmt: skip
 
     def after(session, items):
         c = plugin.collected
@@ -240,6 +243,13 @@ def run(
             children = children_class(jobs, Path(tmp), done)
             for m in mutants:
                 order, covering = plans[m.key]
+                if order and deadline is not None and time.monotonic() > deadline:
+                    result["mutants"][m.key] = {
+                        "covering": covering, "planned": len(order), "ran": 0,
+                        "killed_by": None, "not_started": True,
+                    }  # fmt: skip
+                    result["not_started"] += 1
+                    continue
                 if not order:
                     result["mutants"][m.key] = {
                         "covering": covering, "planned": 0, "ran": 0, "killed_by": None
