@@ -136,7 +136,9 @@ bench: deps debian-deps  ## build, determinism, computation, page, edit-loop, re
 	$(PY) scripts/dev/bench_report.py
 
 # Mutation testing (scripts/dev/mutation.py): mutmut's mutants of mlnotes against the page and
-# docstring doctests, per Check block. Not part of `make test`; needs only the Python venv.
+# docstring doctests, per Check block, then the unit tests (none started after
+# the run's 28th minute: --time-limit).
+# Not part of `make test`; needs only the Python venv.
 # ARGS="--only mlnotes.cnn" runs only that module's mutants (and reports on those only).
 mutation: $(PY_STAMP)  ## mutation-test the pages' evidence: what each Check block kills (report in mutation-report/)
 	$(PY) scripts/dev/mutation.py $(ARGS)

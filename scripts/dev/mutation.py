@@ -2,16 +2,16 @@
 
     make mutation        # python scripts/dev/mutation.py [--jobs N] [--only TEXT] [--out DIR]
 
-mutmut (`mutmut_adapter.py`) writes every mutant of every function of `mlnotes` into a copy
-under `mutants/` that picks the active mutant at call time. The page and docstring
-doctests run as pytest runs them, in one process: a clean pass records the lines each
-example runs (coverage.py); then, per mutant, a forked child reruns each doctest that runs
-the mutated line from the first such example on, the mutant active, and reports every
-example that fails. A Check block kills a mutant when one of its examples fails. The
-report (`mutation-report/`) lists kills per page, Check block and docstring, the blocks
-that kill nothing, and the surviving mutants: changes no example notices. Each needs a
-test that kills it, or an entry in `mutation-survivors.toml` (the unit test that kills it,
-run to confirm, or why no input tells it from the original).
+mutmut (`mutmut_adapter.py`) writes each mutant (a small change) of each `mlnotes` function
+into `mutants/`. Per mutant, forked children rerun the page and docstring doctests that run
+its line (coverage of a clean pass); those left meet the unit tests that run it
+(`mutation_unittests.py`; public functions first, none after `--time-limit`). A Check kills
+a mutant when one of its examples fails; one that kills none does not test the code it
+names: compare it with an independent reference, or retitle it "Worked out" or "In code".
+The report (`mutation-report/index.md`, git-ignored) lists kills per page, block and
+docstring. A surviving mutant is a change no example and no test notices: a gap in the evidence.
+Kill it with a test, or add it to `mutation-survivors.toml` (a test elsewhere that kills it,
+or why no input can: an equivalent mutant).
 """
 
 from __future__ import annotations
@@ -41,6 +41,10 @@ TIMEOUT_FACTOR, MIN_TIMEOUT = 20.0, 5.0
 #: address space a child may add to the parent's (a mutant that allocates n + 1 values
 #: for a huge n fails with MemoryError instead of taking the machine's memory)
 CHILD_EXTRA_MEMORY = 3 * 2**30
+#: per mutant, the unit tests that run its lines, fastest first, up to this clean time (s)
+UNIT_BUDGET = 5.0
+#: the unit test pass starts no child after the run has taken this long (minutes)
+TIME_LIMIT = 28.0
 
 
 class ExampleTimeout(BaseException):
@@ -102,6 +106,12 @@ def optionflags() -> int:
     return flags
 
 
+def limit_memory() -> None:
+    """Let this process's address space grow by at most CHILD_EXTRA_MEMORY."""
+    vm = int(next(x for x in open("/proc/self/status") if x.startswith("VmSize")).split()[1])
+    resource.setrlimit(resource.RLIMIT_AS, (vm * 1024 + CHILD_EXTRA_MEMORY, -1))
+
+
 class Children:
     """At most `jobs` forked children at a time, each with a deadline; results via files."""
 
@@ -121,6 +131,7 @@ class Children:
                 devnull = os.open(os.devnull, os.O_WRONLY)
                 os.dup2(devnull, 1)
                 os.dup2(devnull, 2)
+                limit_memory()
                 body(path)
             except BaseException:
                 code = 70
@@ -151,9 +162,6 @@ def child_body(runner: _Runner, plan: list[tuple[Run, doctest.DocTest, dict | No
 
     def body(path: Path) -> None:
         from mutmut_adapter import activate
-
-        vm = int(next(x for x in open("/proc/self/status") if x.startswith("VmSize")).split()[1])
-        resource.setrlimit(resource.RLIMIT_AS, (vm * 1024 + CHILD_EXTRA_MEMORY, -1))
 
         def alarm(signum, frame):
             raise ExampleTimeout()
@@ -270,33 +278,45 @@ def run_named_tests(root: Path, survivors: Path, selected: list, jobs: int) -> d
     return {m.key: {"test": test, "exit": codes.get(m.key)} for m, test in todo}
 
 
-def where_mutants_run(data, line_maps: dict, mutants: list, mutants_dir: Path) -> dict:
-    """mutant key -> {unit: first example that runs one of the mutant's `reach` lines}.
+def lines_run(data, line_maps: dict, mutants_dir: Path) -> dict[tuple[str, int], set[str]]:
+    """(source file, line) -> the coverage contexts that ran it.
 
-    `data` is coverage.py's data of the clean pass, one context "unit example" per
-    example, measured in the mutated copy; `line_maps` takes its lines back to the
-    source's (the unmutated copy of each function is what the clean pass runs).
+    `data` is coverage.py's data of a clean pass, measured in the mutated copy;
+    `line_maps` takes its lines back to the source's (the unmutated copy of each function
+    is what a clean pass runs).
     """
-    ran: dict[tuple[str, int], dict[int, int]] = {}
+    ran: dict[tuple[str, int], set[str]] = {}
     for measured in data.measured_files():
         path = str(Path(measured).resolve())
         rel = str(Path(path).relative_to(mutants_dir))
         spans = line_maps.get(path, [])
         for line, contexts in data.contexts_by_lineno(measured).items():
             shift = next((d for a, b, d in spans if a <= line <= b), None)
-            if shift is None:
-                continue
-            where = ran.setdefault((rel, line + shift), {})
-            for context in contexts:
-                if context:
-                    u, i = map(int, context.split())
-                    where[u] = min(where.get(u, i), i)
+            if shift is not None:
+                ran.setdefault((rel, line + shift), set()).update(c for c in contexts if c)
+    return ran
+
+
+def contexts_reaching(m, ran: dict[tuple[str, int], set[str]]) -> set[str]:
+    """The contexts that run one of the lines of mutant `m`'s `reach`."""
+    found: set[str] = set()
+    for line in range(m.reach[0], m.reach[1] + 1):
+        found |= ran.get((m.path, line), set())
+    return found
+
+
+def where_mutants_run(data, line_maps: dict, mutants: list, mutants_dir: Path) -> dict:
+    """mutant key -> {unit: first example that runs one of the mutant's `reach` lines}.
+
+    The clean pass of the doctests has one context "unit example" per example.
+    """
+    ran = lines_run(data, line_maps, mutants_dir)
     result = {}
     for m in mutants:
         first: dict[int, int] = {}
-        for line in range(m.reach[0], m.reach[1] + 1):
-            for u, i in ran.get((m.path, line), {}).items():
-                first[u] = min(first.get(u, i), i)
+        for context in contexts_reaching(m, ran):
+            u, i = map(int, context.split())
+            first[u] = min(first.get(u, i), i)
         result[m.key] = first
     return result
 
@@ -318,6 +338,25 @@ def main(argv: list[str] | None = None) -> int:
         "--survivors", type=Path, default=ROOT / "scripts/dev/mutation-survivors.toml"
     )
     parser.add_argument("--root", type=Path, default=ROOT, help="the project (for tests)")
+    parser.add_argument(
+        "--no-unit-tests",
+        dest="unit_tests",
+        action="store_false",
+        help="skip the last pass (the unit tests against the mutants the doctests leave alive)",
+    )
+    parser.add_argument(
+        "--unit-budget",
+        type=float,
+        default=UNIT_BUDGET,
+        help="per mutant, at most this many seconds (clean time) of the unit tests covering it",
+    )
+    parser.add_argument(
+        "--time-limit",
+        type=float,
+        default=TIME_LIMIT,
+        help="minutes: the unit test pass starts no mutant after the run has taken this long "
+        "(public functions' mutants go first; the doctest passes always finish)",
+    )
     args = parser.parse_args(argv)
     return run(args)
 
@@ -328,7 +367,7 @@ def run(args) -> int:
         os.environ[var] = "1"
     sys.path.insert(0, str(Path(__file__).parent))
     import mutmut_adapter as adapter
-    from mutation_report import write_report
+    from mutation_report import doctest_kills, public_functions, write_report
 
     started, load_start = time.monotonic(), load_average()
     root = args.root.resolve()
@@ -422,13 +461,89 @@ def run(args) -> int:
             )
         children.wait(0)
 
-    unit_tests = run_named_tests(root, args.survivors, selected, args.jobs)
+    doctest_children = children.count
+    units_data = [
+        {
+            "name": unit.name,
+            "path": unit.path,
+            "kind": unit.kind,
+            "public": unit.public,
+            "lines": unit.lines,
+            "hits": [sorted(h) for h in hits[u]],
+            "seconds": [round(s, 4) for s in secs[u]],
+            "clean_failures": {str(i): f for i, f in clean_fail[u].items()},
+            "blocks": [asdict(b) for b in unit.blocks],
+            "block_of": unit.block_of,
+        }
+        for u, unit in enumerate(units)
+    ]
+    runs_data = [
+        {
+            "unit": r.unit,
+            "mutant": r.mutant,
+            "start": r.start,
+            "finished": r.finished,
+            "failures": {str(i): f for i, f in r.failures.items()},
+        }
+        for r in runs
+    ]
+
+    # pass 3: the unit tests against the mutants no doctest kills (coverage-selected)
+    unit_kills, _ = doctest_kills(units_data, runs_data)
+    killed = {k for kills in unit_kills for k in kills}
+    public = public_functions(root)
+    alive = sorted(
+        (m for m in selected if m.key not in killed), key=lambda m: m.function not in public
+    )
+    unit_pass: dict = {}
+    tests_started = time.monotonic()
+    if args.unit_tests and alive:
+        import mutation_unittests
+
+        files = mutation_unittests.test_files(root, PACKAGE)
+        print(f"  unit tests against {len(alive)} mutants: {' '.join(files)}", flush=True)
+        unit_pass = mutation_unittests.run(
+            root,
+            files,
+            alive,
+            contexts_reaching,
+            lambda data: lines_run(data, line_maps, args.mutants.resolve()),
+            str(args.mutants.resolve() / PACKAGE / "*"),
+            args.jobs,
+            Children,
+            budget=args.unit_budget,
+            factor=TIMEOUT_FACTOR,
+            minimum=MIN_TIMEOUT,
+            deadline=started + 60 * args.time_limit,
+        )
+        for error in unit_pass.get("collection_errors", []):
+            print(f"  collection error {error}", flush=True)
+        for t, why in unit_pass.get("clean_failures", {}).items():
+            print(f"  clean failure {unit_pass['tests'][int(t)]}: {why}", flush=True)
+        by_tests = sum(1 for r in unit_pass["mutants"].values() if r["killed_by"])
+        if unit_pass.get("not_started"):
+            print(
+                f"  time limit ({args.time_limit:g} min): {unit_pass['not_started']} mutants "
+                "not run against the unit tests",
+                flush=True,
+            )
+        print(
+            f"  unit tests: {len(unit_pass['tests'])} tests, {by_tests} of {len(alive)} mutants "
+            f"killed ({time.monotonic() - started:.0f} s)",
+            flush=True,
+        )
+    unit_seconds = time.monotonic() - tests_started
+    still = [m for m in alive if not unit_pass.get("mutants", {}).get(m.key, {}).get("killed_by")]
+    unit_tests = run_named_tests(root, args.survivors, still, args.jobs)
 
     wall = time.monotonic() - started
     meta = {
         "wall_seconds": round(wall, 1),
         "generate_seconds": round(generated, 1),
         "clean_seconds": round(clean, 1),
+        "unit_test_seconds": round(unit_seconds, 1),
+        "unit_budget": args.unit_budget,
+        "time_limit_minutes": args.time_limit,
         "jobs": args.jobs,
         "cpus": os.cpu_count(),
         "load_average_start": load_start,
@@ -437,38 +552,16 @@ def run(args) -> int:
         "python": platform.python_version(),
         "only": args.only,
         "pages": args.pages,
-        "children": children.count,
+        "children": doctest_children + unit_pass.get("children", 0),
     }
     data = {
         "meta": meta,
         "mutants": [asdict(m) for m in mutants],
         "selected": [m.key for m in selected],
-        "units": [
-            {
-                "name": unit.name,
-                "path": unit.path,
-                "kind": unit.kind,
-                "public": unit.public,
-                "lines": unit.lines,
-                "hits": [sorted(h) for h in hits[u]],
-                "seconds": [round(s, 4) for s in secs[u]],
-                "clean_failures": {str(i): f for i, f in clean_fail[u].items()},
-                "blocks": [asdict(b) for b in unit.blocks],
-                "block_of": unit.block_of,
-            }
-            for u, unit in enumerate(units)
-        ],
+        "units": units_data,
+        "unit_pass": unit_pass,
         "unit_tests": unit_tests,
-        "runs": [
-            {
-                "unit": r.unit,
-                "mutant": r.mutant,
-                "start": r.start,
-                "finished": r.finished,
-                "failures": {str(i): f for i, f in r.failures.items()},
-            }
-            for r in runs
-        ],
+        "runs": runs_data,
     }
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "results.json").write_text(json.dumps(data, indent=1, ensure_ascii=False))

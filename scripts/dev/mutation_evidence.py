@@ -1,10 +1,12 @@
-"""The evidence that `mutation.py` runs: page doctests cut into Check blocks, and docstrings.
+"""The evidence that `mutation.py` runs: page doctests cut into evidence blocks, and docstrings.
 
 A page's doctest is the whole page, as pytest collects it (`--doctest-glob=*.md`): its
-examples share one namespace, in order. Each example belongs to the Check block that
-contains its line (`??? example "Check..."` and the lines indented under it), or to no
-block (the page's own examples). A block is named by its page, line, section heading,
-and the anchor and title of the correction or note it sits under.
+examples share one namespace, in order. Each example belongs to the evidence block that
+contains its line (`??? example "Check..."`, `"Worked out"` or `"In code"` and the lines
+indented under it), or to no block (the page's own examples). A block is named by its
+page, line, section heading, and the anchor and title of the correction or note it sits
+under: a `/// warning | Title` box with `attrs: {id: ...}`, or a paragraph ending in
+`{: #id }`. Only a Check must kill a mutant; the others are listed for what they call.
 """
 
 from __future__ import annotations
@@ -15,9 +17,21 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-CHECK = re.compile(r'^(?P<indent>\s*)\?\?\?\+?\s+example\s+"(?P<title>Check[^"]*)"')
+#: the kinds of evidence block, by the first words of their titles: a Check compares an
+#: `mlnotes` function with an independent reference; "Worked out" shows evidence no
+#: `mlnotes` function computes; "In code" illustrates
+KINDS = ("Check", "Worked out", "In code")
+CHECK = re.compile(
+    r'^(?P<indent>\s*)\?\?\?\+?\s+example\s+"(?P<title>(?P<kind>' + "|".join(KINDS) + r')[^"]*)"'
+)
 HEADING = re.compile(r"^(#{1,6})\s+(?P<text>.*?)\s*(\{#(?P<id>[^}\s]+)[^}]*\})?\s*$")
 ANCHOR = re.compile(r'<a id="(?P<id>[^"]+)"></a>')
+#: a `///` block (pymdownx.blocks) opening, its `attrs: {id: ...}` line, and its closing
+BLOCK_OPEN = re.compile(r"^///\s*(?P<type>[\w-]+)\s*(\|\s*(?P<title>.*?))?\s*$")
+BLOCK_ID = re.compile(r"^\s+attrs:\s*\{[^}]*\bid:\s*(?P<id>[\w-]+)")
+BLOCK_CLOSE = re.compile(r"^///\s*$")
+#: an attribute list that gives the paragraph above it an id
+PARAGRAPH_ID = re.compile(r"^\{:\s*#(?P<id>[\w:-]+)[^}]*\}\s*$")
 ADMONITION = re.compile(r'^\s*(!!!|\?\?\?\+?)\s+\w+(\s+"(?P<title>[^"]*)")?')
 FENCE = re.compile(r"^\s*(```|~~~)")
 #: anchors that name a figure or a listing, not the correction or note a Check sits under
@@ -26,7 +40,7 @@ NOT_A_BOX = ("script-", "fig-", "eq:")
 
 @dataclass
 class Block:
-    """A Check block of a page."""
+    """An evidence block of a page: a Check, a "Worked out" or an "In code" block."""
 
     page: str  # project-relative path
     line: int  # 1-based line of its `??? example "Check"`
@@ -36,6 +50,7 @@ class Block:
     section_id: str  # the heading's anchor, if it has one
     box: str  # anchor of the correction or note it sits under ("" if none)
     box_title: str  # that correction's title, or the note's first words
+    kind: str = "Check"  # one of KINDS
 
     @property
     def name(self) -> str:
@@ -57,11 +72,13 @@ class Unit:
 
 
 def check_blocks(page: str, text: str) -> list[Block]:
-    """The Check blocks of a Markdown page, with where they sit."""
+    """The evidence blocks of a Markdown page (see `KINDS`), with where they sit."""
     lines = text.splitlines()
     blocks: list[Block] = []
     section, section_id, box, box_title = "", "", "", ""
     in_fence = False
+    open_blocks: list[bool] = []  # per open `///` block: does it name a box
+    closed: tuple[int, str, str] = (-2, "", "")  # the last box closed: line, anchor, title
     for i, line in enumerate(lines):
         if FENCE.match(line):
             in_fence = not in_fence
@@ -75,7 +92,26 @@ def check_blocks(page: str, text: str) -> list[Block]:
             if not anchor["id"].startswith(NOT_A_BOX):
                 box, box_title = anchor["id"], _box_title(lines, i + 1)
             continue
+        if opened := BLOCK_OPEN.match(line):
+            given = BLOCK_ID.match(lines[i + 1]) if i + 1 < len(lines) else None
+            is_box = bool(given) and not given["id"].startswith(NOT_A_BOX)
+            if is_box:
+                box, box_title = given["id"], opened["title"] or ""
+            open_blocks.append(is_box)
+            continue
+        if BLOCK_CLOSE.match(line):
+            if open_blocks and open_blocks.pop():
+                closed = (i, box, box_title)  # a Check right after the box still belongs to it
+                box, box_title = "", ""
+            continue
+        if given := PARAGRAPH_ID.match(line):
+            if not given["id"].startswith(NOT_A_BOX):
+                box, box_title = given["id"], _paragraph_title(lines, i)
+            continue
         if check := CHECK.match(line):
+            above = next((j for j in range(i - 1, -1, -1) if lines[j].strip()), -1)
+            if closed[0] == above and not box:
+                box, box_title = closed[1], closed[2]
             indent = len(check["indent"])
             end = i
             for j in range(i + 1, len(lines)):
@@ -84,7 +120,17 @@ def check_blocks(page: str, text: str) -> list[Block]:
                 if lines[j].strip():
                     end = j
             blocks.append(
-                Block(page, i + 1, end + 1, check["title"], section, section_id, box, box_title)
+                Block(
+                    page,
+                    i + 1,
+                    end + 1,
+                    check["title"],
+                    section,
+                    section_id,
+                    box,
+                    box_title,
+                    check["kind"],
+                )
             )
     return blocks
 
@@ -99,6 +145,15 @@ def _box_title(lines: list[str], start: int) -> str:
         words = line.strip()
         return words if len(words) <= 80 else words[:77] + "..."
     return ""
+
+
+def _paragraph_title(lines: list[str], end: int) -> str:
+    """The first words of the paragraph that ends just above line `end`."""
+    start = end
+    while start > 0 and lines[start - 1].strip():
+        start -= 1
+    words = " ".join(x.strip() for x in lines[start:end])
+    return words if len(words) <= 80 else words[:77] + "..."
 
 
 def page_unit(root: Path, path: Path) -> Unit:

@@ -4,10 +4,12 @@ A child's failing example is a kill, except where the same example failed withou
 mutant (clean pass or control child) and except a NameError after an earlier example of
 the same child failed (a name that example did not define). A block kills a mutant
 *directly* when one of its examples calls the mutated function, else *through earlier
-values* (computed on the page before the block). Surviving mutants listed in the
-kept file (`mutation-survivors.toml`, format in its header) as equivalent are reported with
-the reason given there, as killed by a unit test when that test, run by `mutation.py` with
-the mutant active, fails; entries that match no mutant, or do not hold, are reported.
+values* (computed on the page before the block). A mutant no doctest kills is killed by
+a unit test when one that `mutation.py` runs against it fails. Surviving mutants listed
+in the kept file (`mutation-survivors.toml`, format in its header) as equivalent are
+reported with the reason given there, as killed by a unit test when the test named
+there, run with the mutant active, fails; entries that match no mutant, do not hold or
+are not needed are reported.
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ class Analysis:
     killed_by: dict[str, dict] = field(default_factory=dict)  # fingerprint -> entry
     equivalent_problems: list[str] = field(default_factory=list)
     public: set[str] = field(default_factory=set)  # dotted names of public functions
+    unit_killer: dict[str, str] = field(default_factory=dict)  # mutant -> the test that kills it
 
 
 def number(key: str) -> int:
@@ -61,9 +64,8 @@ def load_survivors(path: Path) -> tuple[dict[str, dict], dict[str, dict], list[s
     return found["equivalent"], found["killed"], problems
 
 
-def analyse(data: dict, survivors_path: Path, root: Path) -> Analysis:
-    units, runs = data["units"], data["runs"]
-    mutants = {m["key"]: m for m in data["mutants"]}
+def doctest_kills(units: list[dict], runs: list[dict]) -> tuple[list[dict], set[str]]:
+    """Per unit, mutant -> its failing examples that are kills; and the mutants run at all."""
     unreliable = [set(map(int, u["clean_failures"])) for u in units]
     for r in runs:
         if r["mutant"] == "":
@@ -83,17 +85,28 @@ def analyse(data: dict, survivors_path: Path, root: Path) -> Analysis:
                 continue
             failed_before = True
             unit_kills[r["unit"]][r["mutant"]].append((i, kind, detail))
+    return unit_kills, covered
+
+
+def analyse(data: dict, survivors_path: Path, root: Path) -> Analysis:
+    mutants = {m["key"]: m for m in data["mutants"]}
+    unit_kills, covered = doctest_kills(data["units"], data["runs"])
     a = Analysis(mutants, data["selected"], unit_kills, covered)
     a.equivalents, a.killed_by, a.equivalent_problems = load_survivors(survivors_path)
     a.public = public_functions(root)
     tested = data.get("unit_tests", {})  # mutant -> {"test", "exit"} (run by mutation.py)
+    found = data.get("unit_pass", {}).get("mutants", {})  # mutant -> what its tests did
     killed = {m for kills in unit_kills for m in kills}
     for key in a.selected:
         fp = mutants[key]["fingerprint"]
         if key in killed:
             a.status[key] = "killed"
+        elif found.get(key, {}).get("killed_by"):
+            a.status[key] = "killed by a unit test"
+            a.unit_killer[key] = found[key]["killed_by"]["test"]
         elif fp in a.killed_by and tested.get(key, {}).get("exit") == 1:
             a.status[key] = "killed by a unit test"
+            a.unit_killer[key] = a.killed_by[fp]["test"]
         elif fp in a.equivalents:
             a.status[key] = "equivalent"
         else:
@@ -115,6 +128,20 @@ def analyse(data: dict, survivors_path: Path, root: Path) -> Analysis:
             elif kind == "equivalent" and a.status[key] == "killed":
                 a.equivalent_problems.append(
                     f"{name} #{number(key)}) is listed as equivalent but a doctest kills it"
+                )
+            elif kind == "equivalent" and a.status[key] == "killed by a unit test":
+                a.equivalent_problems.append(
+                    f"{name} #{number(key)}) is listed as equivalent but "
+                    f"`{a.unit_killer[key]}` kills it"
+                )
+            elif kind == "killed" and key in killed:
+                a.equivalent_problems.append(
+                    f"{name} #{number(key)}): a doctest kills it; the entry is not needed"
+                )
+            elif kind == "killed" and found.get(key, {}).get("killed_by"):
+                a.equivalent_problems.append(
+                    f"{name} #{number(key)}): the unit test pass kills it "
+                    f"(`{a.unit_killer[key]}`); the entry is not needed"
                 )
             elif kind == "killed" and a.status[key] == "survived":
                 result = tested.get(key, {}).get("exit")
@@ -152,7 +179,8 @@ def public_functions(root: Path) -> set[str]:
 
 
 def block_table(data: dict, a: Analysis) -> list[dict]:
-    """One row per Check block: where it is, what it calls, what it kills."""
+    """One row per evidence block (Check, Worked out, In code): where it is, what it calls,
+    what it kills."""
     rows = []
     names = {m["function_key"]: m["function"] for m in a.mutants.values()}
     selected = set(a.selected)
@@ -219,38 +247,67 @@ def render(data: dict, a: Analysis) -> tuple[str, str]:
     out: list[str] = []
     w = out.append
     w("# Mutation report: the pages' and docstrings' evidence\n")
+    unit_pass = data.get("unit_pass", {})
     w(
         f"mutmut {meta['mutmut']} mutants of `{PACKAGE}`, run against the page and docstring "
-        f"doctests by `scripts/dev/mutation.py` (`make mutation`). Wall time "
+        f"doctests, then the unit tests against the mutants the doctests leave alive, by "
+        f"`scripts/dev/mutation.py` (`make mutation`). Wall time "
         f"**{meta['wall_seconds'] / 60:.1f} min** with {meta['jobs']} children on "
         f"{meta['cpus']} CPUs (mutant generation {meta['generate_seconds']:.0f} s, clean pass "
-        f"{meta['clean_seconds']:.0f} s, {meta['children']} children); load average "
+        f"{meta['clean_seconds']:.0f} s, unit tests {meta.get('unit_test_seconds', 0):.0f} s, "
+        f"{meta['children']} children); load average "
         f"(1, 5, 15 min) {tuple(meta['load_average_start'])} at the start, "
         f"{tuple(meta['load_average_end'])} at the end."
         + (f" Only functions matching `{meta['only']}`." if meta["only"] else "")
         + "\n"
     )
     unrun = sum(1 for k in a.selected if a.status[k] == "survived" and k not in a.covered)
-    w(
-        "| mutants | killed by a doctest | killed by a named unit test | equivalent "
-        "| survived | of which no doctest runs the line |"
+    untested = sum(
+        1
+        for k in a.selected
+        if a.status[k] == "survived" and not unit_pass.get("mutants", {}).get(k, {}).get("ran")
     )
-    w("|---:|---:|---:|---:|---:|---:|")
+    w(
+        "| mutants | killed by a doctest | killed by a unit test | equivalent "
+        "| survived | of which no doctest runs the line | of which no unit test ran |"
+    )
+    w("|---:|---:|---:|---:|---:|---:|---:|")
     w(
         f"| {len(a.selected)} | {counts['killed']} | {counts['killed by a unit test']} | "
-        f"{counts['equivalent']} | {counts['survived']} | {unrun} |\n"
+        f"{counts['equivalent']} | {counts['survived']} | {unrun} | {untested} |\n"
     )
+    tests = unit_pass.get("tests", [])
     w(
         "A mutant is *killed* when an example fails with it active (a wrong output, an "
         "exception, a timeout); a doctest runs a mutant only if it runs the mutated line "
         "(coverage of the clean run). A Check block kills a mutant *directly* when one of its "
         "own examples calls the mutated function and an example of the block fails; *through "
         "earlier values* when the block fails only because of values computed before it on "
-        "the page. Unit tests in `tests/` are not run, except the one that "
-        "`scripts/dev/mutation-survivors.toml` names for a mutant (run with it active).\n"
+        "the page. The mutants no doctest kills then meet the unit tests "
+        f"({len(tests)} tests of {', '.join(f'`{f}`' for f in unit_pass.get('files', []))}"
+        " that neither build the site nor drive a browser): each runs the tests that run its "
+        "mutated line, fastest first, at most "
+        f"{meta.get('unit_budget', 0):.0f} s of their clean time, until one fails. A unit test "
+        "elsewhere can be named for a mutant in `scripts/dev/mutation-survivors.toml`.\n"
     )
+    if unit_pass.get("not_started"):
+        w(
+            f"**Time limit:** the unit test pass starts no mutant after "
+            f"{meta.get('time_limit_minutes', 0):g} min of the run, public functions' mutants "
+            f"first: {unit_pass['not_started']} mutants were not run against the unit tests "
+            "(counted above as met by no unit test).\n"
+        )
+    problems = [f"collection error: {e}" for e in unit_pass.get("collection_errors", [])] + [
+        f"`{tests[int(t)]}` fails without a mutant (not used): {why}"
+        for t, why in unit_pass.get("clean_failures", {}).items()
+    ]
+    if problems:
+        w("Unit tests the pass could not use:\n")
+        w("\n".join(f"- {_cell(p)}" for p in problems) + "\n")
 
     # the flags
+    others = [r for r in rows if r["block"].get("kind", "Check") != "Check"]
+    rows = [r for r in rows if r["block"].get("kind", "Check") == "Check"]
     nothing = [r for r in rows if r["verdict"] in ("kills nothing", "no doctest")]
     carried_only = [r for r in rows if r["verdict"] == "kills only through earlier values"]
     w(f"## Check blocks that kill nothing ({len(nothing)} of {len(rows)})\n")
@@ -294,6 +351,21 @@ def render(data: dict, a: Analysis) -> tuple[str, str]:
         w("")
     else:
         w("None.\n")
+    w(f"## Worked out and In code blocks ({len(others)})\n")
+    if others:
+        w(
+            "Not judged here: a *Worked out* block shows evidence that no `mlnotes` function "
+            "computes (an argument, NumPy or SciPy against numbers worked by hand), which a "
+            "reader checks; an *In code* block illustrates. A Worked out block that calls "
+            "`mlnotes` and kills a mutant could be a Check.\n"
+        )
+        w("| block | section | under | examples | calls | kills directly |")
+        w("|---|---|---|---:|---|---:|")
+        for r in others:
+            w(_block_row(units, r) + f" {_count(r['direct'])} |")
+        w("")
+    else:
+        w("None.\n")
 
     # survivors
     survivors = [k for k in a.selected if a.status[k] == "survived"]
@@ -301,56 +373,75 @@ def render(data: dict, a: Analysis) -> tuple[str, str]:
     private_surv = [k for k in survivors if k not in set(public_surv)]
     w(f"## Surviving mutants of public functions ({len(public_surv)})\n")
     w(
-        "No page or docstring example notices these changes. Each needs a test that kills it "
-        "(a doctest; or a unit test, named with the mutant's `id` in a `[[killed]]` entry of "
+        "No page or docstring example and no unit test the tool runs notices these changes. "
+        "Each needs a test that kills it (a doctest, a unit test in one of the files above, or "
+        "a unit test elsewhere named with the mutant's `id` in a `[[killed]]` entry of "
         "`scripts/dev/mutation-survivors.toml`, which the tool runs to confirm), or an "
         "`[[equivalent]]` entry there saying why no input tells it from the original.\n"
     )
     w(_mutant_table(a, public_surv, data))
-    for status, title, column, entries, field_name in (
-        ("equivalent", "Equivalent mutants", "why equivalent", a.equivalents, "reason"),
-        ("killed by a unit test", "Mutants killed by a named unit test", "test",
-         a.killed_by, "test"),
-    ):  # fmt: skip
-        keys = [k for k in a.selected if a.status[k] == status]
-        w(f"## {title} ({len(keys)})\n")
-        if not keys:
-            w("None listed.\n")
-            continue
-        w(f"| id | mutant | where | change | {column} |")
+    keys = [k for k in a.selected if a.status[k] == "equivalent"]
+    w(f"## Equivalent mutants ({len(keys)})\n")
+    if keys:
+        w("| id | mutant | where | change | why equivalent |")
         w("|---|---|---|---|---|")
         for k in keys:
             m = a.mutants[k]
-            said = entries[m["fingerprint"]][field_name]
+            said = a.equivalents[m["fingerprint"]]["reason"]
             w(
                 f"| `{m['fingerprint']}` | {short(m['function'])} #{number(k)} | "
                 f"{m['path']}:{m['line']} | {_code_cell(m['diff'])} | {_cell(said)} |"
             )
         w("")
+    else:
+        w("None listed.\n")
+    keys = [k for k in a.selected if a.status[k] == "killed by a unit test"]
+    w(f"## Mutants killed by a unit test ({len(keys)})\n")
+    if keys:
+        by_test: dict[str, dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))
+        for k in keys:
+            by_test[a.unit_killer[k]][a.mutants[k]["function"]].append(k)
+        w("| test | mutants | of functions |")
+        w("|---|---:|---|")
+        for test in sorted(by_test):
+            functions = ", ".join(f"`{short(f)}`" for f in sorted(by_test[test]))
+            w(f"| `{_cell(test)}` | {_count(by_test[test])} | {functions} |")
+        w("")
+        w("<details><summary>Each test's mutants, by function (mutmut's numbers)</summary>\n")
+        for test in sorted(by_test):
+            w(f"<p><code>{html.escape(test)}</code></p>" + _mutant_list(by_test[test]))
+        w("</details>\n")
+    else:
+        w("None.\n")
     if a.equivalent_problems:
         w("Problems with `scripts/dev/mutation-survivors.toml`:\n")
         for p in a.equivalent_problems:
             w(f"- {p}")
         w("")
 
-    # per page and Check block
-    w("## Per page and Check block\n")
+    # per page and block
+    w("## Per page and evidence block\n")
     for u, unit in enumerate(units):
         if unit["kind"] != "page":
             continue
         page_kills = {k for k in a.unit_kills[u] if k in a.status}
+        checks = [
+            b for b, block in enumerate(unit["blocks"]) if block.get("kind", "Check") == "Check"
+        ]
         in_blocks = {
             k
             for k, fails in a.unit_kills[u].items()
-            if k in a.status and any(unit["block_of"][i] is not None for i, _, _ in fails)
+            if k in a.status and any(unit["block_of"][i] in checks for i, _, _ in fails)
         }
         w(f"### {unit['path']}\n")
         w(
-            f"{len(unit['lines'])} examples, {len(unit['blocks'])} Check blocks. The page "
+            f"{len(unit['lines'])} examples, {len(checks)} Check blocks, "
+            f"{len(unit['blocks']) - len(checks)} Worked out or In code blocks. The page "
             f"kills {len(page_kills)} mutants; its Check blocks {len(in_blocks)}, its other "
             f"examples the rest.\n"
         )
-        page_rows = [r for r in rows if r["unit"] == u]
+        page_rows = [r for r in rows + others if r["unit"] == u]
+        page_rows.sort(key=lambda r: r["block"]["line"])
         if page_rows:
             w(
                 "| block | section | under | examples | calls | kills directly | through earlier values |"
@@ -427,9 +518,9 @@ def render(data: dict, a: Analysis) -> tuple[str, str]:
 
     summary = [
         f"{len(a.selected)} mutants: {counts['killed']} killed by doctests, "
-        f"{counts['killed by a unit test']} by named unit tests, {counts['equivalent']} "
+        f"{counts['killed by a unit test']} by unit tests, {counts['equivalent']} "
         f"equivalent, {counts['survived']} survived ({len(public_surv)} of public functions; "
-        f"{unrun} on lines no doctest runs)",
+        f"{unrun} on lines no doctest runs, {untested} met no unit test)",
         f"{len(nothing)} of {len(rows)} Check blocks kill nothing:",
     ]
     for r in nothing:
@@ -467,7 +558,11 @@ def _mutant_table(a: Analysis, keys: list[str], data: dict) -> str:
         unit = data["units"][r["unit"]]
         if r["mutant"]:
             run_by[r["mutant"]].add(unit["path"] if unit["kind"] == "page" else short(unit["name"]))
-    lines = ["| id | mutant | where | change | run by |", "|---|---|---|---|---|"]
+    tested = data.get("unit_pass", {}).get("mutants", {})
+    lines = [
+        "| id | mutant | where | change | run by | unit tests run (of those that run the line) |",
+        "|---|---|---|---|---|---:|",
+    ]
     for k in sorted(keys, key=lambda k: (a.mutants[k]["path"], a.mutants[k]["line"])):
         m = a.mutants[k]
         if k in a.covered:
@@ -475,9 +570,11 @@ def _mutant_table(a: Analysis, keys: list[str], data: dict) -> str:
             shown = ", ".join(runners[:4]) + (f" (+{len(runners) - 4})" if len(runners) > 4 else "")
         else:
             shown = "no doctest runs this line"
+        t = tested.get(k)
+        ran = f"{t['ran']} of {t['covering']}" if t else "not run"
         lines.append(
             f"| `{m['fingerprint']}` | {short(m['function'])} #{number(k)} | "
-            f"{m['path']}:{m['line']} | {_code_cell(m['diff'])} | {_cell(shown)} |"
+            f"{m['path']}:{m['line']} | {_code_cell(m['diff'])} | {_cell(shown)} | {ran} |"
         )
     return "\n".join(lines) + "\n"
 
