@@ -124,7 +124,7 @@ def binomial_pmf(y: ArrayLike, n: int, theta: float) -> float | np.ndarray:
         TypeError: If `n` is not an int or `theta` not a real number.
 
     Precision:
-        `scipy.stats.binom`'s: relative error below $10^{-12} + 10^{-14}\sqrt{N}$
+        `scipy.stats.binom`'s: relative error below $10^{-11} + 10^{-14}\sqrt{N}$
         (about $10^{-8}$ at $N = 10^{12}$) where the value is a normal float
         ($\ge 2.2 \times 10^{-308}$); a smaller value may lose digits or be 0.
 
