@@ -410,7 +410,7 @@ def test_notebook_plots_follow_the_palette(site, base_url, browser, name):
             assert visible.count() == 1, (
                 f"{name} plot {i}: {visible.count()} images visible in {scheme}"
             )
-            assert visible.get_attribute("src").endswith(f"#only-{shown}")
+            assert visible.get_attribute("class") == f"mlnotes-only-{shown}"
             lum = visible.evaluate(LUMINANCE)
             lums.setdefault(i, {})[scheme] = lum
             frame = lum["frame"]
