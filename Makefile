@@ -11,9 +11,15 @@ JS_STAMP := node_modules/.installed-stamp
 TORCH  := torch==2.13.0
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: deps serve site offline pdf figures test bench reader-deps clean
+# cffconvert validates CITATION.cff (tests/test_citation_cff.py) from a venv of its own: its
+# one release, 2.0.0, needs jsonschema < 4, older than the docs stack's.
+CFF_VENV  := $(VENV)/tools/cffconvert
+CFF_STAMP := $(CFF_VENV)/.installed-stamp
+CFFCONVERT := cffconvert==2.0.0
 
-deps: $(PY_STAMP) $(JS_STAMP)
+.PHONY: deps system-deps serve site offline pdf figures test bench reader-deps clean
+
+deps: $(PY_STAMP) $(JS_STAMP) $(CFF_STAMP)
 
 $(PY_STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -23,6 +29,27 @@ $(PY_STAMP): pyproject.toml
 $(JS_STAMP): package.json package-lock.json
 	npm ci --no-audit --no-fund --loglevel=error
 	touch $@
+
+$(CFF_STAMP): Makefile
+	test -x $(CFF_VENV)/bin/python || $(PYTHON) -m venv $(CFF_VENV)
+	$(CFF_VENV)/bin/python -m pip install --quiet "$(CFFCONVERT)"
+	touch $@
+
+# What the build and the tests need from Debian, installed when missing (as root: .ci/run runs
+# it on a fresh machine): Chromium (the browser tests, `make pdf`), libcairo2 (CairoSVG, which
+# draws the social cards' icon), Java (the W3C HTML checker, npm's vnu-jar: tests/test_html.py;
+# before `npm ci`, whose vnu-jar otherwise looks for a Java to download) and tesseract
+# (tests/test_cards.py reads the cards back).
+system-deps:
+	@need=""; \
+	[ -x /usr/bin/chromium ] || need="$$need chromium"; \
+	command -v java >/dev/null 2>&1 || need="$$need default-jre-headless"; \
+	command -v tesseract >/dev/null 2>&1 || need="$$need tesseract-ocr"; \
+	ldconfig -p 2>/dev/null | grep -q 'libcairo\.so\.2 ' || need="$$need libcairo2"; \
+	if [ -n "$$need" ]; then \
+	    echo "installing from Debian:$$need"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$need >/dev/null; \
+	fi
 
 serve: deps  ## install, build the figures, serve on http://127.0.0.1:8000 with live reload
 	$(VENV)/bin/mkdocs serve --dirty --dev-addr 127.0.0.1:8000
