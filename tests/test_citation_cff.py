@@ -1,9 +1,10 @@
 """CITATION.cff (GitHub's "Cite this repository") is valid Citation File Format 1.2.0 and
 names the notes' author and the site as the rest of the project does.
 
-The validator is cffconvert, pinned in the Makefile, in a venv of its own under
-`.venv/tools/cffconvert` (`make deps` makes it): its one release, 2.0.0, needs
-jsonschema < 4, older than what the docs stack installs. Missing, the test fails.
+The validator is cffconvert, in a venv of its own under `.venv/tools/cffconvert` that
+`make deps` installs from requirements-cffconvert.lock (`make lock` writes it): its one
+release, 2.0.0, needs jsonschema < 4, older than what the docs stack installs. Missing,
+the test fails.
 """
 
 from __future__ import annotations

@@ -302,7 +302,7 @@ def _contrast(a: str, b: str) -> float:
 def test_palette_has_3_to_1_contrast_against_white_and_slate():
     # mlnotes.plotting.PALETTE: "at least 3:1 contrast (WCAG 1.4.11) against white *and*
     # against Material's slate background #1e2129. A script may use them in either theme."
-    # (tests/test_reader.py checks the palette against white only, in the light theme.)
+    # (tests/browser/test_accessibility.py checks the palette against white only, in the light theme.)
     from mlnotes.plotting import PALETTE
 
     assert _contrast("#000000", "#ffffff") == pytest.approx(21.0)

@@ -187,60 +187,6 @@ def test_the_site_plugins_are_configured_in_order_after_the_others():
     assert names.index(ours[0]) > max(names.index(n) for n in others)
 
 
-def test_the_incremental_serve_checks_the_plugins_it_reads_when_it_starts():
-    """mlnotes-incremental reads mlnotes-equations' references and numbers and the problems'
-    failed figures through one adapter, which stops `make serve` at its first build, naming
-    what is missing."""
-    from types import SimpleNamespace
-
-    from mkdocs.exceptions import PluginError
-
-    from mlnotes_site.plugins import equations, incremental, problems
-
-    config = SimpleNamespace(plugins={"mlnotes-problems": problems.ProblemsPlugin()})
-    serve = incremental.IncrementalPlugin()
-    serve.on_startup(command="serve", dirty=True)
-    with pytest.raises(PluginError, match="reads mlnotes-equations .*is not configured"):
-        serve.on_config(config)
-    config.plugins["mlnotes-equations"] = object()
-    with pytest.raises(PluginError, match="mlnotes-equations .*has no refs, numbers"):
-        serve.on_config(config)
-    site = config.plugins["mlnotes-equations"] = equations.EquationsPlugin()
-    serve.on_config(config)
-    assert serve.peers.equation_refs() == [] and serve.peers.failed_figures() == {}
-    assert serve.peers.numbers() is site.numbers  # written into: the kept pages' numbers
-    build = incremental.IncrementalPlugin()  # `mkdocs build`: it does nothing, reads nothing
-    build.on_startup(command="build", dirty=False)
-    assert build.on_config(SimpleNamespace(plugins={})) is not None
-
-
-def test_the_serve_rebuilds_every_page_when_a_folders_meta_changes(tmp_path):
-    """`make serve` re-renders every page when an input every page reads changes: a folder's
-    `.meta.yml` (Material's meta plugin: the search boost) or `.authors.yml` is one, though
-    neither is a page nor copied into the site (scripts/mlnotes_site/plugins/incremental.py)."""
-    from types import SimpleNamespace
-
-    from mlnotes_site.plugins import incremental
-
-    docs = tmp_path / "docs"
-    (docs / "notes").mkdir(parents=True)
-    (docs / "notes" / "page.md").write_text("# A page\n")
-    meta = docs / "notes" / ".meta.yml"
-    meta.write_text("search:\n  boost: 4\n")
-    config = SimpleNamespace(config_file_path=str(tmp_path / "mkdocs.yml"), docs_dir=str(docs))
-    (tmp_path / "mkdocs.yml").write_text("site_name: t\n")
-
-    first = incremental._global_key(tmp_path, config)
-    (docs / "notes" / "page.md").write_text("# A page, edited\n")  # a page: its own key
-    assert incremental._global_key(tmp_path, config) == first
-    meta.write_text("search:\n  boost: 2\n")
-    second = incremental._global_key(tmp_path, config)
-    assert second != first
-    (docs / "blog").mkdir()
-    (docs / "blog" / ".authors.yml").write_text("authors: {}\n")
-    assert incremental._global_key(tmp_path, config) != second
-
-
 # `make serve`'s figure builder process and its warm workers (scripts/mlnotes_site/plugins/figures.py)
 # must not outlive the server: the builder ends at the end of its input (the server's pipe),
 # but a process pool's worker holds both ends of its task queue, so it would wait for ever

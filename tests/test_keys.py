@@ -13,7 +13,8 @@ import pytest
 
 from mlnotes_site import figure_builder, keys
 from mlnotes_site.figure_builder import FigureProject
-from mlnotes_site.plugins import incremental, notebooks
+from mlnotes_site.plugins import notebooks
+from mlnotes_site.plugins.incremental import signatures
 
 MODULE = '''"""A module."""
 
@@ -52,7 +53,7 @@ def _figure_and_notebook_keys(root: Path) -> tuple[str, str]:
 
 def _global_key(root: Path) -> str:
     config = SimpleNamespace(config_file_path=str(root / "mkdocs.yml"), docs_dir=str(root / "docs"))
-    return incremental._global_key(root, config, inputs=("mlnotes", "scripts"))
+    return signatures.global_key(root, config, inputs=("mlnotes", "scripts"))
 
 
 # --- the key ----------------------------------------------------------------------------
@@ -330,10 +331,12 @@ def test_a_pages_serve_key_follows_the_failures_of_the_figures_it_shows(tmp_path
     """`make serve` re-renders a page when a figure it shows fails or recovers (the
     failures are lists of lines, mlnotes-problems)."""
     page = SimpleNamespace(content_bytes=b"![A](../figures/x.svg)\n", src_uri="notes/p.md")
-    clean = incremental._scan(tmp_path, page, [])["sig"]
-    failed = incremental._scan(tmp_path, page, [], {"x": ["line 3: ValueError"]})["sig"]
+    clean = signatures.scan_page(tmp_path, page, []).signature
+    failed = signatures.scan_page(tmp_path, page, [], {"x": ["line 3: ValueError"]}).signature
     assert failed != clean
-    assert incremental._scan(tmp_path, page, [], {"y": ["line 3: ValueError"]})["sig"] == clean
+    assert (
+        signatures.scan_page(tmp_path, page, [], {"y": ["line 3: ValueError"]}).signature == clean
+    )
     with pytest.raises(TypeError, match="not bytes or str"):
         keys.Key("k").add("a list", ["x"])
 
@@ -467,7 +470,7 @@ def test_an_import_that_failed_under_the_recorder_is_shown_where_it_was_written(
 
 def test_only_the_key_module_hashes():
     """Every key goes through keys.py: no other module of the build's package imports
-    hashlib (incremental.py and problems.py are being converted on their own branch)."""
+    hashlib."""
     import re
 
     package = Path(keys.__file__).parent
@@ -476,4 +479,4 @@ def test_only_the_key_module_hashes():
         for p in package.rglob("*.py")
         if p.name != "keys.py" and re.search(r"^\s*(import|from)\s+hashlib\b", p.read_text(), re.M)
     ]
-    assert set(others) <= {"plugins/incremental.py", "plugins/problems.py"}, others
+    assert others == [], others

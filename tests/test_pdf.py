@@ -8,6 +8,7 @@ stylesheet is checked in Chromium on a page of the site read in the dark palette
 
 from __future__ import annotations
 
+import functools
 import multiprocessing
 import re
 from concurrent.futures import ProcessPoolExecutor
@@ -43,8 +44,9 @@ def book(site, tmp_path_factory):
     return info, PdfReader(out), pages
 
 
-def _text(reader) -> list[str]:
-    return [page.extract_text() for page in reader.pages]
+@functools.cache  # the module's one book, read once (pypdf takes seconds per read)
+def _text(reader) -> tuple[str, ...]:
+    return tuple(page.extract_text() for page in reader.pages)
 
 
 def _code_lines(pages) -> str:
@@ -270,18 +272,15 @@ def test_a_browsers_print_shows_the_article_open_and_light(browser, base_url):
 
 
 def test_the_deployed_site_links_the_pdf():
-    """The deploy workflow prints the book, for the Pages address, before `make site`
+    """The Pages build prints the book, for the Pages address, before `make site`
     (which then serves and links it), on a machine with Chromium."""
-    from test_workflows import DEPLOY, load, step_running, steps
+    from test_workflows import CI, installs_chromium, load, step_running, steps
 
-    workflow = load(DEPLOY)
-    order = steps(workflow)
-    pdf_step, site_step = step_running(workflow, "make pdf"), step_running(workflow, "make site")
+    build = load(CI)["jobs"]["build"]
+    order = steps(build)
+    pdf_step, site_step = step_running(build, "make pdf"), step_running(build, "make site")
     assert order.index(pdf_step) < order.index(site_step)
     assert pdf_step["env"]["SITE_URL"] == site_step["env"]["SITE_URL"]
-    install = next(
-        i
-        for i, s in enumerate(order)
-        if "apt-get install" in s.get("run", "") and "chromium" in s["run"]
-    )
-    assert install < order.index(pdf_step)
+    assert installs_chromium(build)
+    setup = next(i for i, s in enumerate(order) if s.get("uses") == "./.github/actions/setup")
+    assert setup < order.index(pdf_step)

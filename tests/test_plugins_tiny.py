@@ -330,14 +330,19 @@ def test_equations_link_both_ways_through_the_template(tmp_path):
     built = tiny.build(tree)
     assert built.returncode == 0, built.stderr[-3000:]
     api = built.text("api/index.html")
-    links = re.findall(r'<a class="mlnotes-equation-link"[^>]*>[^<]*</a>', api)
-    # (mkdocstrings' default order of members: alphabetical, Disc before area)
+    links = re.findall(r'<a class="[^"]*mlnotes-equation-link"[^>]*>[^<]*</a>', api)
+    # (mkdocstrings' default order of members: alphabetical, Disc before area); the links
+    # are mkdocs-autorefs' (its classes), the text mlnotes-equations'
+    link = (
+        '<a class="autorefs autorefs-internal mlnotes-equation-link" href="../notes/#{}" '
+        "data-preview>equation ({}) of Tiny notes</a>"
+    )
     assert links == [
-        '<a class="mlnotes-equation-link" data-preview href="../notes/#eq:perimeter">equation (1) of Tiny notes</a>',
-        '<a class="mlnotes-equation-link" data-preview href="../notes/#eq:area">equation (2) of Tiny notes</a>',
-        '<a class="mlnotes-equation-link" data-preview href="../notes/#eq:perimeter">equation (1) of Tiny notes</a>',
+        link.format("eq:perimeter", 1),
+        link.format("eq:area", 2),
+        link.format("eq:perimeter", 1),
     ], links
-    assert "data-mlnotes-equation" not in api  # every placeholder filled
+    assert "<autoref" not in api  # every reference resolved
     notes = built.text("notes/index.html")
     assert re.search(
         r'<div class="mlnotes-equation" id="eq:perimeter">.*?Computed by <a [^>]*href="../api/#tinypkg.mod.area".*?'
@@ -347,18 +352,25 @@ def test_equations_link_both_ways_through_the_template(tmp_path):
     ), notes
 
 
-def test_equations_without_the_griffe_extension_the_strict_build_fails_saying_so(tmp_path):
+@pytest.mark.parametrize("missing", ["extensions", "custom_templates"])
+def test_equations_without_the_griffe_extension_the_strict_build_fails_saying_so(tmp_path, missing):
     """Without the extension (or the template), mkdocstrings renders an Equation: section
-    as plain text: a warning naming the page and what to configure, not a silent page."""
+    as plain text: a warning, from the configuration, saying what to configure, not a
+    silent page."""
     setup = copy.deepcopy(MKDOCSTRINGS)
-    del setup["mkdocstrings"]["handlers"]["python"]["options"]["extensions"]
+    if missing == "extensions":
+        del setup["mkdocstrings"]["handlers"]["python"]["options"]["extensions"]
+    else:
+        del setup["mkdocstrings"]["custom_templates"]
     tree = tiny.project(
         tmp_path, TINY_PKG, plugins=[setup, {"mlnotes-equations": {"package": "tinypkg"}}]
     )
     built = tiny.build(tree)
     assert built.returncode != 0
+    wanted = "EquationsExtension" if missing == "extensions" else "custom_templates:"
     assert any(
-        "api.md: an Equation: section is not rendered as links" in w and "EquationsExtension" in w
+        "Equation: sections of tinypkg's docstrings (3 references) as plain text" in w
+        and wanted in w
         for w in built.warnings
     ), built.warnings
 

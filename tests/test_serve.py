@@ -1,4 +1,4 @@
-"""`make serve` rebuilds incrementally (scripts/mlnotes_site/plugins/incremental.py): after edits, the
+"""`make serve` rebuilds incrementally (scripts/mlnotes_site/plugins/incremental/): after edits, the
 served site equals a clean build of the same sources.
 
 Correctness only, never timing (the timings are `scripts/dev/bench_loop.py`'s). One

@@ -203,14 +203,17 @@ def test_served_tiny_site_equals_a_strict_build_after_each_kind_of_edit(tmp_path
         # the build code: MkDocs keeps the plugin modules it imported, so the serve asks for a
         # restart, in the terminal and on every page, until the file is as it was
         start = _log_size(server)
-        code = tree / "scripts/mlnotes_site/plugins/incremental.py"
+        code = tree / "scripts/mlnotes_site/plugins/incremental/plugin.py"
         original = code.read_text(encoding="utf-8")
         code.write_text(original + "\n# an edit\n", encoding="utf-8")
         for url in ("", "notes/page/", "notes/other/"):
             server.wait_for(url, lambda b: BANNER in b and RESTART.encode() in b, timeout=120)
         server.settle(quiet=0.5, timeout=120)
         logged = _log_since(server, start)
-        assert "scripts/mlnotes_site/plugins/incremental.py changed" in logged and RESTART in logged
+        assert (
+            "scripts/mlnotes_site/plugins/incremental/plugin.py changed" in logged
+            and RESTART in logged
+        )
         code.write_text(original, encoding="utf-8")
         for url in ("", "notes/page/", "notes/other/"):
             server.wait_for(url, lambda b: BANNER not in b, timeout=120)

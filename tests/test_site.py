@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import nbformat
 import pytest
+
+DOCS = Path(__file__).resolve().parent.parent / "docs"
 
 ASSET = re.compile(
     r"""<(?:script|img|link|source|iframe)\b[^>]*?\b(?:src|href)=["']([^"']+)["']""", re.I
@@ -215,6 +218,21 @@ def test_every_fragment_link_names_an_id_its_target_has(site):
 FIGURE_NUMBER = re.compile(r"\bFigures? (\d+)\b")
 
 
+def test_no_figure_number_is_typed_by_hand():
+    """The text refers to a figure by label, `[][fig-x]`, and the build writes its number
+    (scripts/mlnotes_site/plugins/figure_blocks.py): no "Figure <number>" is typed in a
+    page's Markdown, code blocks included, nor in a notebook's source."""
+    sources = [*DOCS.rglob("*.md"), *(DOCS / "notebooks").glob("*.py")]
+    typed = [
+        f"{path.relative_to(DOCS)}:{i}: {line.strip()[:80]}"
+        for path in sources
+        for i, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if FIGURE_NUMBER.search(line)
+    ]
+    assert len(sources) > 10
+    assert not typed, "figure numbers typed by hand:\n" + "\n".join(typed)
+
+
 def _figures(soup) -> dict[str, int]:
     """The page's figures, id -> the number their caption starts with ("Figure 2: ...")."""
     figures = {}
@@ -227,11 +245,11 @@ def _figures(soup) -> dict[str, int]:
 
 
 def test_figures_are_numbered_in_order_and_every_figure_link_names_its_number(site):
-    """The captions are numbered by pymdownx.blocks.caption (mkdocs.yml): on each page
-    Figure 1, 2, ... in order, each with an id. The in-text references are typed by hand
-    ("[Figure 2](#fig-cnn_output_size)"): a link whose text says "Figure N" lands on a
-    figure, and that figure is Figure N; a link to a figure that names a number names
-    the figure's."""
+    """On each page of the built site the figures read Figure 1, 2, ... in order, each
+    with an id, and every link to a figure, from its page or another, reads "Figure N",
+    N being that figure's number: the build's numbering, end to end (the captions and
+    the references are written by figure_blocks.py; the references to another page's
+    figure are filled in after every page is converted, and none is left unfilled)."""
     from bs4 import BeautifulSoup
 
     root = site.path.resolve()
@@ -245,6 +263,8 @@ def test_figures_are_numbered_in_order_and_every_figure_link_names_its_number(si
     wrong, numbered = [], 0
     for page in site.pages():
         html = (root / page / "index.html").read_text(encoding="utf-8")
+        if "\ue000" in html:
+            wrong.append(f"/{page}: a reference to another page's figure left unnumbered")
         if "<figcaption" not in html:
             continue
         captions = [
@@ -254,30 +274,31 @@ def test_figures_are_numbered_in_order_and_every_figure_link_names_its_number(si
         ]
         for position, fig in enumerate(captions, start=1):
             text = fig.find("figcaption").get_text(" ", strip=True)
-            if not re.match(rf"Figure {position}\b", text) or not fig.get("id"):
+            if not re.match(rf"Figure {position}:", text) or not fig.get("id"):
                 wrong.append(f"/{page}: figure {position} ({fig.get('id')}) reads {text[:40]!r}")
             numbered += 1
-    checked = 0
+    checked, elsewhere = 0, 0
     # a link that says "Figure N" or lands on a figure (ids fig-...) is on a page that says so
     links = _fragment_links(site, only=lambda html: "Figure " in html or "#fig-" in html)
     for page, href, file, fragment, link in links:
         if not file.is_file():
             continue  # test_every_fragment_link_names_an_id_its_target_has reports it
         text = link.get_text(" ", strip=True)
-        named = FIGURE_NUMBER.search(text)
         target = figures_of(file)
         if fragment in target:
             checked += 1
-            if named and int(named.group(1)) != target[fragment]:
+            elsewhere += file.parent != page.parent
+            if text != f"Figure {target[fragment]}":
                 wrong.append(
                     f"{page.relative_to(root)}: {text!r} links to {href}, "
                     f"which is Figure {target[fragment]}"
                 )
-        elif re.fullmatch(r"Figure \d+", text):
+        elif FIGURE_NUMBER.search(text):
             wrong.append(f"{page.relative_to(root)}: {text!r} links to {href}, not a figure")
     assert not wrong, "\n".join(wrong)
     assert numbered >= 15, f"only {numbered} numbered figures: are the captions there?"
     assert checked >= 17, f"only {checked} links to figures: are the ids there?"
+    assert elsewhere >= 5, f"only {elsewhere} links to another page's figures"
 
 
 # TeX that mlnotes-typeset's readable_math left in the search index as text: a macro

@@ -2,7 +2,7 @@
 HTML gets its math typeset, the math stylesheet at the start of its article with font URLs
 relative to the page, each TeX error a warning naming the page; the cache is pruned after
 a build, not under `mkdocs serve`. A fake typesetter stands in for Node here (the real one:
-tests/test_typeset.py; the built site: tests/test_reader.py; tiny projects: tests/test_plugins_tiny.py)."""
+tests/test_typeset.py; the built site: tests/browser/; tiny projects: tests/test_plugins_tiny.py)."""
 
 from __future__ import annotations
 
@@ -179,7 +179,7 @@ def test_the_search_index_shows_the_pages_equation_numbers(plugin, tmp_path):
     p.on_files(files, config=config)
     config.plugins = {
         "mlnotes-equations": SimpleNamespace(
-            numbers={"notes/p.md": {"eq:bayes": 2}, "index.md": {"eq:bayes": 7}}
+            page_numbers=lambda: {"notes/p.md": {"eq:bayes": 2}, "index.md": {"eq:bayes": 7}}
         )
     }
     display = r"\[\begin{equation} p(h \mid y) = x \label{eq:bayes} \end{equation}\]"

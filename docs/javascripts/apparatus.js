@@ -13,7 +13,7 @@
 //
 // Math still in TeX (every page, when mlnotes-typeset is disabled) is typeset here with MathJax when the page has it, with the
 // equation numbers its own page gives it (`data-eqn-start`, counted by
-// scripts/mlnotes_site/plugins/equations.py), without its \label (which would be "multiply defined"
+// scripts/mlnotes_site/plugins/equations/), without its \label (which would be "multiply defined"
 // when the preview is shown again). No MathJax on the page: nothing to typeset.
 (function () {
   if (window.mlnotesApparatus) return; // once, whatever loads this file again
@@ -30,14 +30,16 @@
   }
 
   // Material copies the preview's target into an <h3>. When the target is a block (an
-  // equation's wrapper, or a correction box: scripts/mlnotes_site/plugins/equations.py), show the block
+  // equation's wrapper, a figure, or a box with an id: its first child says which,
+  // scripts/mlnotes_site/box_previews.py and plugins/equations/), show the block
   // itself, and only it, not the rest of its section.
   function prepare(tooltip) {
     for (const h3 of tooltip.querySelectorAll("h3")) {
       const first = h3.firstElementChild;
-      if (first && /^(DIV|DETAILS|P|SUMMARY)$/.test(first.tagName)) {
-        // a correction box: rebuild it as it is on its page (its tag and class)
-        const box = document.createElement(first.dataset.box === "details" ? "details" : "div");
+      if (first && (first.dataset.box || /^(DIV|DETAILS|P|SUMMARY)$/.test(first.tagName))) {
+        // a box: rebuild it as it is on its page (its tag and class)
+        const tag = { details: "details", p: "p" }[first.dataset.box] || "div";
+        const box = document.createElement(tag);
         box.className = `${first.dataset.boxClass || ""} mlnotes-block-preview`.trim();
         if (box.tagName === "DETAILS") box.open = true;
         box.append(...h3.childNodes);

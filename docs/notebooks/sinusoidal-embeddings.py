@@ -44,7 +44,7 @@ from mlnotes.embeddings import (
 )
 
 # %% [markdown]
-# ## Figure 1: each dimension over 100 positions, d = 4
+# ## Each dimension over 100 positions, d = 4
 #
 # Dimensions 0 and 1 turn with $\omega_0 = 1$ (period $2\pi \approx 6.3$ positions),
 # dimensions 2 and 3 with $\omega_1 = 0.01$ (period $200\pi \approx 628$ positions).
@@ -83,7 +83,7 @@ for j in range(4):
 ax.set(xlabel="position pos", ylabel="SE(pos, j)")
 ax.legend(loc="lower left", fontsize=8)
 # %% [markdown]
-# ## Figure 2: 100 positions × 128 dimensions
+# ## 100 positions × 128 dimensions
 #
 # The frequencies decay exponentially with the dimension index: from each position to
 # the next, one of columns 0 to 3 changes by more than 0.5, while each of columns 90 to
@@ -131,11 +131,11 @@ assert se[0].abs().max() > 0  # SE(0) != 0: SE is not linear
 print("SE(0) =", se[0].tolist())
 
 # %% [markdown]
-# ## Figure 3: distances between 1000 positions, d = 1000
+# ## Distances between 1000 positions, d = 1000
 #
 # `pairwise_distances` needs $O(n^2 + nd)$ memory; the post's Listing 4 builds an
 # $(n, n, d)$ tensor, 4 GB here. The distance is 0 on the diagonal and more than 5 off
-# it; away from the diagonal it grows, though not monotonically (Figure 4).
+# it; away from the diagonal it grows, though not monotonically (next section).
 
 # %%
 table = sinusoidal_embeddings(1000, 1000)
@@ -147,7 +147,7 @@ image = ax.imshow(distances, cmap="viridis", vmin=0, vmax=math.sqrt(1000))
 fig.colorbar(image, ax=ax, label="‖SE(pos₁) − SE(pos₂)‖₂")
 ax.set(xlabel="pos₂", ylabel="pos₁")
 # %% [markdown]
-# ## Figure 4: the distance against the offset
+# ## The distance against the offset
 #
 # It does not depend on $t$ (rows 0 and 500 of the table agree with the closed form at
 # the offsets 0 to 499), and it grows with the offset, not linearly (from $k$ = 500 to
@@ -172,7 +172,7 @@ ax.axhline(math.sqrt(1000), linestyle="--", color="C3", label="√d")
 ax.set(xlabel="offset k", ylabel="‖SE(t + k) − SE(t)‖₂", ylim=(0, 34))
 ax.legend(loc="lower right")
 # %% [markdown]
-# ## Figure 1 of the companion page: float32 rounding error against the position
+# ## The companion page's figure: float32 rounding error against the position
 #
 # Computing the angles in float32, as the post's Listing 1 does, costs about
 # $pos \cdot 2^{-24}$ of accuracy (between 0.3 and 1.3 times that, for these 112

@@ -19,6 +19,14 @@ N, KERNEL, PADDING = 7, 3, 1
 STRIDES = (1, 2)
 ROW = 0.8  # height of one row of the diagram, in cells
 
+# What the figure shows, in words: the alt text of its drawings on the page.
+ALT = (
+    "Two diagrams of a row of 7 input cells with one hatched padding cell at each end. Above, at "
+    "stride 1, seven bars of 3 cells each, shifted by one cell at a time, and 7 output cells, one "
+    "under the centre of each bar. Below, at stride 2, four bars shifted by two cells at a time, "
+    "and 4 output cells."
+)
+
 
 def make_figure():
     # one row per kernel position: the panels' heights follow their numbers of rows

@@ -16,6 +16,15 @@ from mlnotes.cnn import conv_output_size
 
 N, KERNEL = 16, 3
 
+# What the figure shows, in words: the alt text of its drawings on the page.
+ALT = (
+    "Two line charts of the output size of a convolution of a 16-cell input with a kernel of size "
+    "3. Left, against the padding from 0 to 6, for strides 1 to 4: at stride 1 the size grows by 2 "
+    "per unit of padding, at stride 2 by 1, at strides 3 and 4 more slowly and with flat steps. "
+    "Right, against the stride from 1 to 8, for paddings 0 to 2: the size falls roughly as 1 over "
+    "the stride."
+)
+
 
 def make_figure():
     paddings = np.arange(0, 7)

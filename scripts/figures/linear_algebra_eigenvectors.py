@@ -13,6 +13,14 @@ import numpy as np
 
 from mlnotes.linalg import diagonalize
 
+# What the figure shows, in words: the alt text of its drawings on the page.
+ALT = (
+    "Left: the unit circle with the two eigenvectors u1 and u2 of the matrix [[2, 1], [0.5, 1.5]], "
+    "a generic unit vector x, and dotted lines along the eigenvector directions. Right: the circle "
+    "mapped to an ellipse by the matrix; A u1 is 2.5 times u1 and A u2 is u2, both still on their "
+    "dotted lines, while A x has turned."
+)
+
 
 def make_figure():
     A = np.array([[2.0, 1.0], [0.5, 1.5]])

@@ -15,6 +15,14 @@ import numpy as np
 
 from mlnotes.linalg import gram_schmidt, project
 
+# What the figure shows, in words: the alt text of its drawings on the page.
+ALT = (
+    "Three panels. First, two vectors x1 and x2 of the plane, with v1 equal to x1. Second, the "
+    "projection of x2 onto v1 and the vector v2, x2 minus that projection, perpendicular to v1; "
+    "dashed arrows show the notes' formula, whose projection is too long and whose v2 is not "
+    "perpendicular to v1. Third, v1 and v2 scaled to unit length, q1 and q2, on the unit circle."
+)
+
 
 def make_figure():
     x1, x2 = np.array([2.0, 0.5]), np.array([1.0, 2.0])

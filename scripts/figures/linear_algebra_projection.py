@@ -13,6 +13,14 @@ import numpy as np
 
 from mlnotes.linalg import project
 
+# What the figure shows, in words: the alt text of its drawings on the page.
+ALT = (
+    "Left: a vector y in the plane, its projection p onto the line spanned by a, and the dashed "
+    "residual y minus p meeting the line at a right angle. Right: a vector y in three dimensions, "
+    "its projection p onto the plane spanned by two vectors a1 and a2, and the dashed residual "
+    "perpendicular to the plane."
+)
+
 
 def right_angle(ax, corner, along, up, size):
     """Draw the small square that marks a right angle at `corner`."""

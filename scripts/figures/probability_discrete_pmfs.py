@@ -23,6 +23,13 @@ from mlnotes.distributions import (
     poisson_pmf,
 )
 
+# What the figure shows, in words: the alt text of its drawings on the page.
+ALT = (
+    "Four panels of stem plots: Bernoulli with theta 0.2, 0.5 and 0.8; binomial with N = 10 and "
+    "the same thetas; Poisson with lambda 1, 4 and 10; geometric with theta 0.2, 0.5 and 0.8; a "
+    "dotted vertical line marks each mean"
+)
+
 
 def stems(ax, y, pmf, offset, color, label):
     """Draw a pmf as stems shifted by `offset` so that three pmfs can share an axis."""

@@ -17,6 +17,13 @@ from mlnotes.probability import monty_hall_posterior, monty_hall_wins
 
 N_GAMES = 100_000
 
+# What the figure shows, in words: the alt text of its drawings on the page.
+ALT = (
+    "Running win rate over 100,000 simulated games, with the number of games on a log scale: the "
+    "switching contestant's rate wanders early on and settles at 2/3, the staying contestant's "
+    "mirrors it and settles at 1/3; shaded bands mark two standard errors around the exact values"
+)
+
 
 def make_figure():
     n = np.arange(1, N_GAMES + 1)

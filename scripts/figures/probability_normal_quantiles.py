@@ -12,6 +12,12 @@ import numpy as np
 
 from mlnotes.probability import central_interval, normal_cdf, normal_pdf, normal_ppf
 
+# What the figure shows, in words: the alt text of its drawings on the page.
+ALT = (
+    "The standard normal density with the area left of -1.96 shaded vermillion (the notes' red) "
+    "and the area right of 1.96 shaded blue, each 2.5% of the total, and the 95% between them"
+)
+
 
 def make_figure():
     alpha = 0.05

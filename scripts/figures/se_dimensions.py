@@ -18,6 +18,14 @@ from mlnotes.embeddings import frequencies, sinusoidal_embeddings
 
 MAX_POS, EMBED_DIM = 100, 4
 
+# What the figure shows, in words: the alt text of its drawings on the page.
+ALT = (
+    "Line plot of the four dimensions of SE over positions 0 to 99 for d = 4: dimensions 0 and 1, "
+    "sine and cosine with frequency 1, oscillate between −1 and 1 about every 6.3 positions; "
+    "dimensions 2 and 3, sine and cosine with frequency 0.01, change slowly, the sine rising from "
+    "0 to 0.84 and the cosine falling from 1 to 0.55."
+)
+
 
 def make_figure():
     table = sinusoidal_embeddings(MAX_POS, EMBED_DIM)  # (100, 4)

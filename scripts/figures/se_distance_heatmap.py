@@ -17,6 +17,14 @@ from mlnotes.embeddings import pairwise_distances, sinusoidal_embeddings
 
 MAX_POS, EMBED_DIM = 1000, 1000
 
+# What the figure shows, in words: the alt text of its drawings on the page.
+ALT = (
+    "Heatmap of the Euclidean distance between the embeddings of positions 0 to 999 (both axes), d "
+    "= 1000, on a scale from 0 (dark purple) to 31.6 (yellow): a dark line along the diagonal "
+    "where the distance is 0, turning to green and then yellow-green away from it; the colour is "
+    "constant along every line parallel to the diagonal."
+)
+
 
 def make_figure():
     table = sinusoidal_embeddings(MAX_POS, EMBED_DIM)  # (1000, 1000)

@@ -16,6 +16,15 @@ from mlnotes.embeddings import sinusoidal_embeddings
 
 MAX_POS, EMBED_DIM = 100, 128
 
+# What the figure shows, in words: the alt text of its drawings on the page.
+ALT = (
+    "Heatmap of SE for positions 0 to 99 (rows, top to bottom) and dimensions 0 to 127 (columns), "
+    "dark red for +1, white for 0 and dark blue for −1: in the first columns the colour changes "
+    "every few rows, a fine checkered pattern; to the right the colour bands widen and bend; from "
+    "about column 90 on each column is nearly constant, the columns alternating dark red (cosines, "
+    "near 1) and white to pale pink (sines, near 0)."
+)
+
 
 def make_figure():
     table = sinusoidal_embeddings(MAX_POS, EMBED_DIM).numpy()  # (100, 128)

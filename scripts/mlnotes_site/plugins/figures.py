@@ -29,9 +29,12 @@ from mkdocs.plugins import BasePlugin, get_plugin_logger
 
 from mlnotes_site import figure_builder, project_root, stop_process
 from mlnotes_site.figure_builder import FigureProject
+from mlnotes_site.plugins import figure_blocks
 
 if TYPE_CHECKING:
+    from jinja2 import Environment
     from mkdocs.config.defaults import MkDocsConfig
+    from mkdocs.structure.files import Files
 
 log = get_plugin_logger("figures")
 BUILDER = [sys.executable, "-m", "mlnotes_site.figure_builder"]
@@ -96,6 +99,12 @@ class FiguresPlugin(BasePlugin[FiguresConfig]):
 
     def on_startup(self, *, command: Literal["build", "gh-deploy", "serve"], dirty: bool) -> None:
         self.command = command
+
+    def on_config(self, config: MkDocsConfig) -> None:
+        self.blocks = figure_blocks.extension(config)  # `/// figure` and `[][fig-x]`
+
+    def on_env(self, env: Environment, *, config: MkDocsConfig, files: Files) -> None:
+        self.blocks.fill_references(files)  # before autorefs' (-50)
 
     def on_shutdown(self) -> None:
         self._stop()

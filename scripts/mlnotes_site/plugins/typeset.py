@@ -115,7 +115,7 @@ def equation_numbers(config, urls: dict[str, str]) -> dict[str, dict[str, int]]:
     numbers a page's equations as the page renders: all of them by on_post_build), or {}
     without that plugin. `urls`: {src_uri: page URL}."""
     equations = (getattr(config, "plugins", None) or {}).get("mlnotes-equations")
-    numbers = getattr(equations, "numbers", None) or {}
+    numbers = equations.page_numbers() if equations is not None else {}
     return {urls[src]: labels for src, labels in numbers.items() if src in urls}
 
 

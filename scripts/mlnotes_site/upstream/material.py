@@ -1,31 +1,62 @@
 """Material for MkDocs' parts without a public API that the site's build uses.
 
-- `stage_card_fonts` / `check_card_fonts`: the social plugin draws a card's text with the
-  font files it finds in `<cache_dir>/fonts/<family>/<style>.ttf`, and downloads the family
-  from Google Fonts when that folder is missing (`SocialPlugin._resolve_font`). mlnotes-cards
-  puts a font from a package there, so the build fetches nothing, and checks that the
-  plugin resolves each style the layout uses to those files.
+- `search_entries` / `set_search_entries` (`make serve`'s incremental builds): the search
+  plugin indexes the pages it renders into `search_index.entries` (a list, one entry a
+  section) and, under `mkdocs serve`, merges them into the last build's index
+  (`search_index_prev`) when it writes it;
+- `blog_dir`: the blog plugin's folder (its public `blog_dir` option);
+- `stage_card_fonts` / `check_card_fonts` (mlnotes-cards): the social plugin draws a card's
+  text with the font files it finds in `<cache_dir>/fonts/<family>/<style>.ttf`, and
+  downloads the family when that folder is missing (`SocialPlugin._resolve_font`);
+  mlnotes-cards puts a font from a package there and checks the plugin resolves to it;
 - `card_path`: where the social plugin writes a page's card (`SocialPlugin._generate`'s
-  naming, under its `cards_dir`), so that mlnotes-cards can remove the cards of pages a
-  `make serve` no longer has (tests/test_cards.py checks it against every built page).
+  naming, under its `cards_dir`); tests/test_cards.py checks it against every built page.
 """
 
 from __future__ import annotations
 
 import shutil
-from importlib import metadata
 from pathlib import Path
 
 from mkdocs.exceptions import PluginError
+from mkdocs.plugins import BasePlugin
 
-DIST, PIN = "mkdocs-material", "9.8.1"
+from mlnotes_site.upstream.check import Checker, installed
+
+DIST, PIN = "mkdocs-material", "9.8.2"
 
 
-def _installed() -> str:
-    try:
-        return metadata.version(DIST)
-    except metadata.PackageNotFoundError:
-        return "not installed"
+def check(search: BasePlugin | None, blog: BasePlugin | None) -> None:
+    """Stop the serve (PluginError) if the search or blog plugin (when configured) lacks what
+    this module uses."""
+    if search is not None:
+        checker = Checker("search", DIST, PIN, __name__)
+        checker.need(search, "search_index", object)
+        checker.need(search, "search_index_prev", object)
+        # the index is made in the search plugin's on_config
+        index = getattr(search, "search_index", None) or checker.klass(
+            type(search).__module__, "SearchIndex"
+        )
+        checker.need(index, "search_index.entries", list)
+    if blog is not None:
+        Checker("blog", DIST, PIN, __name__).need(blog.config, "config.blog_dir", str)
+
+
+def search_entries(search: BasePlugin) -> list:
+    """The search index's entries so far in this build, in the order indexed."""
+    return search.search_index.entries
+
+
+def set_search_entries(search: BasePlugin, entries: list) -> None:
+    """The index the search plugin writes after this build: `entries`, whole (not merged
+    with the last build's)."""
+    search.search_index.entries = entries
+    search.search_index_prev = None
+
+
+def blog_dir(blog: BasePlugin) -> str:
+    """The blog's folder under docs/, with a trailing `/`."""
+    return blog.config.blog_dir.strip("/") + "/"
 
 
 def card_font(cache_dir: Path, family: str, style: str) -> Path:
@@ -64,7 +95,7 @@ def check_card_fonts(social, family: str, styles: dict[str, Path]) -> None:
                 break
     if problem:
         raise PluginError(
-            f"mlnotes-cards: Material's social plugin ({DIST} {_installed()}) {problem}: "
+            f"mlnotes-cards: Material's social plugin ({DIST} {installed(DIST)}) {problem}: "
             f"scripts/mlnotes_site/upstream/material.py was written against {DIST}=={PIN} "
             "(pyproject.toml pins it); install that version, or update the adapter"
         )

@@ -1,0 +1,508 @@
+"""The mutation report: from `results.json` to `index.md` and `index.html`.
+
+A child's failing example is a kill, except where the same example failed without a
+mutant (clean pass or control child) and except a NameError after an earlier example of
+the same child failed (a name that example did not define). A block kills a mutant
+*directly* when one of its examples calls the mutated function, else *through earlier
+values* (computed on the page before the block). Surviving mutants listed in the
+kept file (`mutation-survivors.toml`, format in its header) as equivalent are reported with
+the reason given there, as killed by a unit test when that test, run by `mutation.py` with
+the mutant active, fails; entries that match no mutant, or do not hold, are reported.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import sys
+import tomllib
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+
+PACKAGE = "mlnotes"
+
+
+@dataclass
+class Analysis:
+    mutants: dict[str, dict]  # key -> mutant (from the adapter)
+    selected: list[str]
+    unit_kills: list[dict[str, list[tuple[int, str, str]]]]  # unit -> mutant -> failures
+    covered: set[str]  # mutants some doctest runs
+    status: dict[str, str] = field(default_factory=dict)  # killed, survived, ...
+    equivalents: dict[str, dict] = field(default_factory=dict)  # fingerprint -> entry
+    killed_by: dict[str, dict] = field(default_factory=dict)  # fingerprint -> entry
+    equivalent_problems: list[str] = field(default_factory=list)
+    public: set[str] = field(default_factory=set)  # dotted names of public functions
+
+
+def number(key: str) -> int:
+    return int(key.rpartition("__mutmut_")[2])
+
+
+def short(function: str) -> str:
+    return function.removeprefix(PACKAGE + ".")
+
+
+def load_survivors(path: Path) -> tuple[dict[str, dict], dict[str, dict], list[str]]:
+    """The kept file's `equivalent` and `killed` entries by id, and what is wrong with any."""
+    if not path.exists():
+        return {}, {}, []
+    kept = tomllib.loads(path.read_text())
+    found: dict[str, dict[str, dict]] = {"equivalent": {}, "killed": {}}
+    problems = []
+    for kind, needs in (("equivalent", "reason"), ("killed", "test")):
+        for n, entry in enumerate(kept.get(kind, []), 1):
+            missing = [k for k in ("id", "function", needs) if not str(entry.get(k, "")).strip()]
+            if missing:
+                problems.append(f"{kind} entry {n} of {path.name} lacks {', '.join(missing)}")
+            else:
+                found[kind][entry["id"]] = entry
+    return found["equivalent"], found["killed"], problems
+
+
+def analyse(data: dict, survivors_path: Path, root: Path) -> Analysis:
+    units, runs = data["units"], data["runs"]
+    mutants = {m["key"]: m for m in data["mutants"]}
+    unreliable = [set(map(int, u["clean_failures"])) for u in units]
+    for r in runs:
+        if r["mutant"] == "":
+            unreliable[r["unit"]] |= set(map(int, r["failures"]))
+    unit_kills: list[dict] = [defaultdict(list) for _ in units]
+    covered = set()
+    for r in runs:
+        if r["mutant"] == "":
+            continue
+        covered.add(r["mutant"])
+        failed_before = False
+        for i in sorted(map(int, r["failures"])):
+            kind, detail = r["failures"][str(i)]
+            if i in unreliable[r["unit"]]:
+                continue
+            if kind == "error" and detail.startswith("NameError") and failed_before:
+                continue
+            failed_before = True
+            unit_kills[r["unit"]][r["mutant"]].append((i, kind, detail))
+    a = Analysis(mutants, data["selected"], unit_kills, covered)
+    a.equivalents, a.killed_by, a.equivalent_problems = load_survivors(survivors_path)
+    a.public = public_functions(root)
+    tested = data.get("unit_tests", {})  # mutant -> {"test", "exit"} (run by mutation.py)
+    killed = {m for kills in unit_kills for m in kills}
+    for key in a.selected:
+        fp = mutants[key]["fingerprint"]
+        if key in killed:
+            a.status[key] = "killed"
+        elif fp in a.killed_by and tested.get(key, {}).get("exit") == 1:
+            a.status[key] = "killed by a unit test"
+        elif fp in a.equivalents:
+            a.status[key] = "equivalent"
+        else:
+            a.status[key] = "survived"
+    by_fingerprint = {mutants[k]["fingerprint"]: k for k in a.selected}
+    for kind, entries in (("equivalent", a.equivalents), ("killed", a.killed_by)):
+        for fp, entry in entries.items():
+            key = by_fingerprint.get(fp)
+            name = f"`{fp}` ({short(entry['function'])}"
+            if key is None:
+                if not data["meta"]["only"]:
+                    a.equivalent_problems.append(
+                        f"{name}): no such mutant now; the function changed? Check it again."
+                    )
+            elif mutants[key]["function"] != entry["function"]:
+                a.equivalent_problems.append(
+                    f"`{fp}` is a mutant of {mutants[key]['function']}, not {entry['function']}"
+                )
+            elif kind == "equivalent" and a.status[key] == "killed":
+                a.equivalent_problems.append(
+                    f"{name} #{number(key)}) is listed as equivalent but a doctest kills it"
+                )
+            elif kind == "killed" and a.status[key] == "survived":
+                result = tested.get(key, {}).get("exit")
+                a.equivalent_problems.append(
+                    f"{name} #{number(key)}): `{entry['test']}` "
+                    + ("passes with the mutant" if result == 0 else f"exited with {result}")
+                )
+    return a
+
+
+def public_functions(root: Path) -> set[str]:
+    """Dotted names of the public functions and methods of the package (its `__all__`)."""
+    import ast
+
+    sys.path.insert(0, str(Path(__file__).parent))
+    from mutation_evidence import public_names
+
+    found = set()
+    for path in sorted((root / PACKAGE).glob("*.py")):
+        if path.stem.startswith("_"):
+            continue
+        tree = ast.parse(path.read_text())
+        names = public_names(tree)
+        module = f"{PACKAGE}.{path.stem}"
+        for node in tree.body:
+            if getattr(node, "name", None) not in names:
+                continue
+            found.add(f"{module}.{node.name}")
+            for item in getattr(node, "body", []) if isinstance(node, ast.ClassDef) else []:
+                if isinstance(item, ast.FunctionDef) and (
+                    not item.name.startswith("_") or item.name == "__init__"
+                ):
+                    found.add(f"{module}.{node.name}.{item.name}")
+    return found
+
+
+def block_table(data: dict, a: Analysis) -> list[dict]:
+    """One row per Check block: where it is, what it calls, what it kills."""
+    rows = []
+    names = {m["function_key"]: m["function"] for m in a.mutants.values()}
+    selected = set(a.selected)
+    for u, unit in enumerate(data["units"]):
+        for b, block in enumerate(unit["blocks"]):
+            examples = [i for i, x in enumerate(unit["block_of"]) if x == b]
+            calls = set().union(*(unit["hits"][i] for i in examples)) if examples else set()
+            direct, carried = defaultdict(list), defaultdict(list)
+            for key, fails in a.unit_kills[u].items():
+                if key not in selected or not any(i in examples for i, _, _ in fails):
+                    continue
+                m = a.mutants[key]
+                (direct if m["function_key"] in calls else carried)[m["function"]].append(key)
+            if not examples:
+                verdict = "no doctest"
+            elif direct:
+                verdict = "kills"
+            elif carried:
+                verdict = "kills only through earlier values"
+            else:
+                verdict = "kills nothing"
+            rows.append(
+                {
+                    "unit": u,
+                    "block": block,
+                    "examples": len(examples),
+                    "calls": sorted(names.get(k, k) for k in calls),
+                    "direct": direct,
+                    "carried": carried,
+                    "verdict": verdict,
+                }
+            )
+    return rows
+
+
+def _mutant_list(by_function: dict[str, list[str]]) -> str:
+    items = []
+    for function in sorted(by_function):
+        nums = ", ".join(str(n) for n in sorted(number(k) for k in by_function[function]))
+        items.append(f"<li><code>{html.escape(short(function))}</code>: {nums}</li>")
+    return "<ul>" + "".join(items) + "</ul>"
+
+
+def _count(by_function: dict[str, list[str]]) -> int:
+    return sum(len(v) for v in by_function.values())
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def _code_cell(diff: str) -> str:
+    lines = [html.escape(x) for x in diff.splitlines()]
+    return "<code>" + "<br>".join(lines).replace("|", "&#124;") + "</code>"
+
+
+def render(data: dict, a: Analysis) -> tuple[str, str]:
+    """The report as Markdown, and a summary for the terminal."""
+    meta, units = data["meta"], data["units"]
+    rows = block_table(data, a)
+    counts = defaultdict(int)
+    for s in a.status.values():
+        counts[s] += 1
+    out: list[str] = []
+    w = out.append
+    w("# Mutation report: the pages' and docstrings' evidence\n")
+    w(
+        f"mutmut {meta['mutmut']} mutants of `{PACKAGE}`, run against the page and docstring "
+        f"doctests by `scripts/dev/mutation.py` (`make mutation`). Wall time "
+        f"**{meta['wall_seconds'] / 60:.1f} min** with {meta['jobs']} children on "
+        f"{meta['cpus']} CPUs (mutant generation {meta['generate_seconds']:.0f} s, clean pass "
+        f"{meta['clean_seconds']:.0f} s, {meta['children']} children); load average "
+        f"(1, 5, 15 min) {tuple(meta['load_average_start'])} at the start, "
+        f"{tuple(meta['load_average_end'])} at the end."
+        + (f" Only functions matching `{meta['only']}`." if meta["only"] else "")
+        + "\n"
+    )
+    unrun = sum(1 for k in a.selected if a.status[k] == "survived" and k not in a.covered)
+    w(
+        "| mutants | killed by a doctest | killed by a named unit test | equivalent "
+        "| survived | of which no doctest runs the line |"
+    )
+    w("|---:|---:|---:|---:|---:|---:|")
+    w(
+        f"| {len(a.selected)} | {counts['killed']} | {counts['killed by a unit test']} | "
+        f"{counts['equivalent']} | {counts['survived']} | {unrun} |\n"
+    )
+    w(
+        "A mutant is *killed* when an example fails with it active (a wrong output, an "
+        "exception, a timeout); a doctest runs a mutant only if it runs the mutated line "
+        "(coverage of the clean run). A Check block kills a mutant *directly* when one of its "
+        "own examples calls the mutated function and an example of the block fails; *through "
+        "earlier values* when the block fails only because of values computed before it on "
+        "the page. Unit tests in `tests/` are not run, except the one that "
+        "`scripts/dev/mutation-survivors.toml` names for a mutant (run with it active).\n"
+    )
+
+    # the flags
+    nothing = [r for r in rows if r["verdict"] in ("kills nothing", "no doctest")]
+    carried_only = [r for r in rows if r["verdict"] == "kills only through earlier values"]
+    w(f"## Check blocks that kill nothing ({len(nothing)} of {len(rows)})\n")
+    if nothing:
+        w(
+            "Each must be rewritten to compare with an independent reference (a formula "
+            "written out, mpmath, a second library, a hand count) or renamed for what it is "
+            '("In code:", an illustration).\n'
+        )
+        w(
+            "*Why* says what the block lacks: no doctest at all (its evidence is prose or a "
+            "test elsewhere); no call into `mlnotes` (numpy or scipy against numbers written "
+            "on the page: mutation testing cannot judge it, a reader must); or calls into "
+            "`mlnotes` none of whose mutants make it fail.\n"
+        )
+        w("| block | section | under | examples | calls | why |")
+        w("|---|---|---|---:|---|---|")
+        for r in nothing:
+            why = (
+                "no doctest"
+                if r["verdict"] == "no doctest"
+                else "kills none of the mutants it runs"
+                if r["calls"]
+                else "calls no mlnotes code"
+            )
+            w(_block_row(units, r) + f" {why} |")
+        w("")
+    else:
+        w("None.\n")
+    w(f"## Check blocks that kill only through earlier values ({len(carried_only)})\n")
+    if carried_only:
+        w(
+            "They call none of the mutated functions whose mutants they kill: the mutant "
+            "changed a value computed before the block, and the block noticed. Right if the "
+            "block compares that value with an independent reference.\n"
+        )
+        w("| block | section | under | examples | calls | kills |")
+        w("|---|---|---|---:|---|---:|")
+        for r in carried_only:
+            w(_block_row(units, r) + f" {_count(r['carried'])} |")
+        w("")
+    else:
+        w("None.\n")
+
+    # survivors
+    survivors = [k for k in a.selected if a.status[k] == "survived"]
+    public_surv = [k for k in survivors if a.mutants[k]["function"] in a.public]
+    private_surv = [k for k in survivors if k not in set(public_surv)]
+    w(f"## Surviving mutants of public functions ({len(public_surv)})\n")
+    w(
+        "No page or docstring example notices these changes. Each needs a test that kills it "
+        "(a doctest; or a unit test, named with the mutant's `id` in a `[[killed]]` entry of "
+        "`scripts/dev/mutation-survivors.toml`, which the tool runs to confirm), or an "
+        "`[[equivalent]]` entry there saying why no input tells it from the original.\n"
+    )
+    w(_mutant_table(a, public_surv, data))
+    for status, title, column, entries, field_name in (
+        ("equivalent", "Equivalent mutants", "why equivalent", a.equivalents, "reason"),
+        ("killed by a unit test", "Mutants killed by a named unit test", "test",
+         a.killed_by, "test"),
+    ):  # fmt: skip
+        keys = [k for k in a.selected if a.status[k] == status]
+        w(f"## {title} ({len(keys)})\n")
+        if not keys:
+            w("None listed.\n")
+            continue
+        w(f"| id | mutant | where | change | {column} |")
+        w("|---|---|---|---|---|")
+        for k in keys:
+            m = a.mutants[k]
+            said = entries[m["fingerprint"]][field_name]
+            w(
+                f"| `{m['fingerprint']}` | {short(m['function'])} #{number(k)} | "
+                f"{m['path']}:{m['line']} | {_code_cell(m['diff'])} | {_cell(said)} |"
+            )
+        w("")
+    if a.equivalent_problems:
+        w("Problems with `scripts/dev/mutation-survivors.toml`:\n")
+        for p in a.equivalent_problems:
+            w(f"- {p}")
+        w("")
+
+    # per page and Check block
+    w("## Per page and Check block\n")
+    for u, unit in enumerate(units):
+        if unit["kind"] != "page":
+            continue
+        page_kills = {k for k in a.unit_kills[u] if k in a.status}
+        in_blocks = {
+            k
+            for k, fails in a.unit_kills[u].items()
+            if k in a.status and any(unit["block_of"][i] is not None for i, _, _ in fails)
+        }
+        w(f"### {unit['path']}\n")
+        w(
+            f"{len(unit['lines'])} examples, {len(unit['blocks'])} Check blocks. The page "
+            f"kills {len(page_kills)} mutants; its Check blocks {len(in_blocks)}, its other "
+            f"examples the rest.\n"
+        )
+        page_rows = [r for r in rows if r["unit"] == u]
+        if page_rows:
+            w(
+                "| block | section | under | examples | calls | kills directly | through earlier values |"
+            )
+            w("|---|---|---|---:|---|---:|---:|")
+            for r in page_rows:
+                w(_block_row(units, r) + f" {_count(r['direct'])} | {_count(r['carried'])} |")
+            w("")
+            for r in page_rows:
+                if not (r["direct"] or r["carried"]):
+                    continue
+                b = r["block"]
+                w(
+                    f"<details><summary>{html.escape(unit['path'])}:{b['line']} "
+                    f"({html.escape(b['box'] or b['section'])}): mutants killed, by function "
+                    "(mutmut's numbers)</summary>"
+                )
+                if r["direct"]:
+                    w("<p>Directly:</p>" + _mutant_list(r["direct"]))
+                if r["carried"]:
+                    w("<p>Through earlier values:</p>" + _mutant_list(r["carried"]))
+                w("</details>\n")
+
+    # per docstring
+    w("## Per docstring\n")
+    w("| docstring | examples | kills | of which in its own function |")
+    w("|---|---:|---:|---:|")
+    details = []
+    for u, unit in enumerate(units):
+        if unit["kind"] != "docstring" or not unit["public"]:
+            continue
+        kills = defaultdict(list)
+        for k in a.unit_kills[u]:
+            if k in a.status:
+                kills[a.mutants[k]["function"]].append(k)
+        own = len(kills.get(unit["name"], [])) + sum(
+            len(v) for f, v in kills.items() if f.startswith(unit["name"] + ".")
+        )
+        w(
+            f"| `{short(unit['name'])}` ({unit['path']}:{unit['lines'][0]}) | "
+            f"{len(unit['lines'])} | {_count(kills)} | {own} |"
+        )
+        if kills:
+            details.append(
+                f"<details><summary><code>{html.escape(short(unit['name']))}</code>: mutants "
+                f"killed, by function</summary>{_mutant_list(kills)}</details>\n"
+            )
+    w("")
+    out.extend(details)
+
+    w(f"## Surviving mutants of private functions ({len(private_surv)})\n")
+    w(
+        "Helpers that public functions call (validation, the pmfs' internals): a survivor "
+        "here is a change no public example notices.\n"
+    )
+    w("<details><summary>The list</summary>\n")
+    w(_mutant_table(a, private_surv, data))
+    w("</details>\n")
+
+    called = {f for unit in units for h in unit["hits"] for f in h}
+    uncovered: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    for k in a.selected:
+        if k not in a.covered:
+            m = a.mutants[k]
+            uncovered[m["function"]][0] += 1
+            uncovered[m["function"]][1] = m["function_key"] in called
+    w(f"## Mutants no doctest runs, by function ({len(uncovered)} functions)\n")
+    if uncovered:
+        w("| function | mutants | function called by a doctest |")
+        w("|---|---:|---|")
+        for f in sorted(uncovered):
+            w(f"| `{short(f)}` | {uncovered[f][0]} | {'yes' if uncovered[f][1] else 'no'} |")
+        w("")
+
+    summary = [
+        f"{len(a.selected)} mutants: {counts['killed']} killed by doctests, "
+        f"{counts['killed by a unit test']} by named unit tests, {counts['equivalent']} "
+        f"equivalent, {counts['survived']} survived ({len(public_surv)} of public functions; "
+        f"{unrun} on lines no doctest runs)",
+        f"{len(nothing)} of {len(rows)} Check blocks kill nothing:",
+    ]
+    for r in nothing:
+        b = r["block"]
+        why = (
+            "no doctest"
+            if r["verdict"] == "no doctest"
+            else ""
+            if r["calls"]
+            else "no mlnotes call"
+        )
+        summary.append(
+            f"  {b['page']}:{b['line']}  {b['section']}  ({b['box'] or '-'})"
+            + (f"  [{why}]" if why else "")
+        )
+    return "\n".join(out) + "\n", "\n".join(summary)
+
+
+def _block_row(units: list[dict], r: dict) -> str:
+    b = r["block"]
+    section = b["section"] + (f" (#{b['section_id']})" if b["section_id"] else "")
+    under = f"`{b['box']}`: {b['box_title']}" if b["box"] else ""
+    calls = ", ".join(f"`{short(c)}`" for c in r["calls"]) or "nothing mutated"
+    return (
+        f"| {b['page']}:{b['line']} {_cell(b['title'])} | {_cell(section)} | {_cell(under)} | "
+        f"{r['examples']} | {calls} |"
+    )
+
+
+def _mutant_table(a: Analysis, keys: list[str], data: dict) -> str:
+    if not keys:
+        return "None.\n"
+    run_by = defaultdict(set)
+    for r in data["runs"]:
+        unit = data["units"][r["unit"]]
+        if r["mutant"]:
+            run_by[r["mutant"]].add(unit["path"] if unit["kind"] == "page" else short(unit["name"]))
+    lines = ["| id | mutant | where | change | run by |", "|---|---|---|---|---|"]
+    for k in sorted(keys, key=lambda k: (a.mutants[k]["path"], a.mutants[k]["line"])):
+        m = a.mutants[k]
+        if k in a.covered:
+            runners = sorted(run_by[k])
+            shown = ", ".join(runners[:4]) + (f" (+{len(runners) - 4})" if len(runners) > 4 else "")
+        else:
+            shown = "no doctest runs this line"
+        lines.append(
+            f"| `{m['fingerprint']}` | {short(m['function'])} #{number(k)} | "
+            f"{m['path']}:{m['line']} | {_code_cell(m['diff'])} | {_cell(shown)} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def write_report(data: dict, out: Path, survivors: Path, root: Path) -> str:
+    """Write index.md and index.html into `out`; return the summary for the terminal."""
+    import markdown
+
+    a = analyse(data, survivors, root)
+    text, summary = render(data, a)
+    (out / "index.md").write_text(text)
+    body = markdown.markdown(text, extensions=["tables", "toc"])
+    title = "Mutation report"
+    (out / "index.html").write_text(
+        f"<!doctype html><html lang=en><meta charset=utf-8><title>{title}</title>"
+        "<style>body{font:15px/1.5 system-ui,sans-serif;margin:2em auto;max-width:90em;"
+        "padding:0 1em}table{border-collapse:collapse}td,th{border:1px solid #ccc;"
+        "padding:2px 6px;vertical-align:top}code{font-size:90%}</style>"
+        f"{body}</html>\n"
+    )
+    return summary
+
+
+if __name__ == "__main__":  # re-render from an earlier run: mutation_report.py [DIR]
+    folder = Path(sys.argv[1] if len(sys.argv) > 1 else "mutation-report")
+    root = Path(__file__).resolve().parents[2]
+    results = json.loads((folder / "results.json").read_text())
+    print(write_report(results, folder, root / "scripts/dev/mutation-survivors.toml", root))
