@@ -172,6 +172,20 @@ def test_each_card_shows_its_pages_title_and_the_author_of_the_notes(site):
     assert len(set(cards.values())) == len(cards), "two pages share a card"
 
 
+def test_the_readmes_card_is_the_posts_card_as_the_build_draws_it(site):
+    """README.md shows the post's card from a copy in the repository (cards are drawn at
+    build time, into the site): the copy has the pixels the build draws. On a failure, copy
+    `<site>/assets/images/social/blog/sinusoidal-embeddings.png` to .github/readme/card.png."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert "](.github/readme/card.png)" in readme
+    copy = Image.open(ROOT / ".github" / "readme" / "card.png")
+    built = Image.open(
+        site.path / "assets" / "images" / "social" / "blog" / "sinusoidal-embeddings.png"
+    )
+    assert copy.size == built.size == (1200, 630)
+    assert copy.convert("RGBA").tobytes() == built.convert("RGBA").tobytes()
+
+
 def test_the_offline_copy_has_no_cards(offline_site):
     assert not (offline_site.path / "assets" / "images" / "social").exists()
     for html in offline_site.path.rglob("*.html"):
