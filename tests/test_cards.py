@@ -272,7 +272,7 @@ def test_the_adapter_stops_the_build_if_the_plugin_would_look_elsewhere(tmp_path
 
 
 def test_a_cards_title_is_the_heading_as_it_renders():
-    from mlnotes_site.plugins.cards import first_heading, heading_text
+    from mlnotes_site.markup import first_heading, heading_text
 
     assert heading_text("# `mlnotes.cnn`: Convolutions") == "mlnotes.cnn: Convolutions"
     assert heading_text("# References {#references}") == "References"

@@ -35,7 +35,6 @@ from __future__ import annotations
 
 import re
 import shutil
-from html.parser import HTMLParser
 from importlib import metadata, resources
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -46,6 +45,7 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, event_priority
 
 from mlnotes_site import keys, project_path
+from mlnotes_site.markup import first_heading
 from mlnotes_site.upstream import material
 
 if TYPE_CHECKING:
@@ -59,34 +59,7 @@ FONT_FILES = {"Regular": "DejaVuSans.ttf", "Bold": "DejaVuSans-Bold.ttf"}
 LAYOUTS = resources.files("mlnotes_site") / "cards"  # package data: mlnotes.yml
 LAYOUT_DEFAULT_DIR = "layouts"  # the social plugin's default `cards_layout_dir`
 KEY_FOLDER = re.compile(r"[0-9a-f]{16}")
-H1 = re.compile(r"^# +(.+?)\s*$", re.M)
-ATTR_LIST = re.compile(r"\s*\{[^}]*\}\s*$")
 VERSIONED = ("mkdocs-material", "pillow", "cairosvg")
-
-
-class _Text(HTMLParser):
-    def __init__(self):
-        super().__init__()
-        self.parts: list[str] = []
-
-    def handle_data(self, data):
-        self.parts.append(data)
-
-
-def heading_text(source: str) -> str:
-    """A Markdown heading's text as it renders: `# `x`: *y* {#id}` -> `x: y`."""
-    import markdown
-
-    source = ATTR_LIST.sub("", source.strip().lstrip("#").strip())
-    parser = _Text()
-    parser.feed(markdown.markdown(source))
-    return " ".join("".join(parser.parts).split())
-
-
-def first_heading(markdown_source: str) -> str | None:
-    """The first level-1 heading of a Markdown text (after any front matter), or None."""
-    match = H1.search(markdown_source)
-    return heading_text(match.group(1)) if match else None
 
 
 def card_title(page: Page) -> str | None:
