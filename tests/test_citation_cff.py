@@ -9,6 +9,7 @@ the test fails.
 
 from __future__ import annotations
 
+import re
 import subprocess
 import tomllib
 from pathlib import Path
@@ -59,3 +60,31 @@ def test_it_names_the_notes_author_and_the_site():
     assert cff["title"].startswith(f"{config.site_name}:")
     pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
     assert cff["version"] == pyproject["project"]["version"]
+
+
+def test_the_validators_venv_is_its_lock():
+    """cffconvert's venv holds exactly requirements-cffconvert.lock (`make lock` writes it,
+    `make deps` installs it with --no-deps), with cffconvert itself in it."""
+    lock = ROOT / "requirements-cffconvert.lock"
+    pins = dict(
+        line.split("==", 1)
+        for line in lock.read_text(encoding="utf-8").splitlines()
+        if "==" in line
+    )
+    assert pins.get("cffconvert") == "2.0.0"
+    python = CFFCONVERT.parent / "python"
+    if not python.is_file():
+        pytest.fail(f"{python} not found: `make deps` installs cffconvert there")
+    freeze = subprocess.run(
+        [str(python), "-m", "pip", "freeze", "--all", "--disable-pip-version-check"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    ).stdout
+    installed = {
+        re.sub(r"[-_.]+", "-", name).lower(): version
+        for name, version in (line.split("==", 1) for line in freeze.splitlines() if "==" in line)
+    }
+    differ = {n: (v, installed.get(n)) for n, v in pins.items() if installed.get(n) != v}
+    assert not differ, f"locked vs installed (run `make deps`): {differ}"
