@@ -169,3 +169,21 @@ def test_the_checker_reports_what_the_site_used_to_have(tmp_path):
         assert any(expected in t for t in texts), (expected, texts)
     entries = load_exceptions()
     assert not [m for m in messages if any(matches(e, "page.html", m) for e in entries)]
+
+
+def test_the_overridden_site_meta_is_materials_with_the_two_values_escaped():
+    """overrides/main.html copies Material's `site_meta` block to escape the description and
+    the author: the copy is the installed Material's block but for those two escapes, so an
+    upgrade that changes the block fails here instead of being hidden by the copy."""
+    import material
+
+    def block(text: str) -> list[str]:
+        found = re.search(r"{% block site_meta %}(.*?){% endblock %}", text, re.S)
+        assert found, "no site_meta block"
+        return [line.strip() for line in found.group(1).splitlines() if line.strip()]
+
+    theirs = block((Path(material.__file__).parent / "templates" / "base.html").read_text())
+    ours = block((ROOT / "overrides" / "main.html").read_text(encoding="utf-8"))
+    escaped = [line for line in ours if " | e }}" in line]
+    assert len(escaped) == 4, escaped  # description and author, from the page or the site
+    assert [line.replace(" | e }}", " }}") for line in ours] == theirs
