@@ -27,17 +27,32 @@ NODE_MAJOR := 22
 # core (pytest-xdist).
 QUICK  := -m "not browser and not slow" -n auto
 # Debian's packages the targets need (as root, or through sudo): Chromium for the browser
-# tests and `make pdf`; `make bench` adds nginx (bookworm's smallest, nginx-light).
-DEBIAN_PACKAGES := chromium
+# tests and `make pdf`; libcairo2 for CairoSVG (the social cards' icon); a Java for the W3C
+# HTML checker (npm's vnu-jar: tests/test_html.py; installed before `npm ci`, whose vnu-jar
+# otherwise looks for a Java to download); tesseract (tests/test_cards.py reads the cards
+# back); CHROMIUM= leaves Chromium out (CI's quick job); `make bench` adds nginx
+# (bookworm's smallest, nginx-light).
+CHROMIUM ?= chromium
+DEBIAN_PACKAGES := $(CHROMIUM) libcairo2 default-jre-headless tesseract-ocr
 SUDO   := $(if $(filter 0,$(shell id -u)),,sudo)
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: help deps debian-deps lock serve site offline pdf figures check lint format test bench mutation diff clean
+# cffconvert validates CITATION.cff (tests/test_citation_cff.py) from a venv of its own, from
+# its own lock (requirements-cffconvert.lock, which `make lock` also writes): its one release, 2.0.0,
+# needs jsonschema < 4, older than the one the docs stack (nbformat) locks.
+CFF_LOCK  := requirements-cffconvert.lock
+CFF_VENV  := $(VENV)/tools/cffconvert
+CFF_STAMP := $(CFF_VENV)/.installed-$(shell cat $(CFF_LOCK) | sha256sum | cut -c1-16)
+# `make linkcheck` checks this built site (default: `make site` first), reports here
+LINKCHECK_SITE ?=
+LINKCHECK_REPORT ?= linkcheck-report.txt
+
+.PHONY: help deps debian-deps lock serve site offline pdf figures check lint format test linkcheck bench mutation diff clean
 
 help:  ## list the targets
 	@awk 'BEGIN {FS = ":.*##[ ]"} /^[a-zA-Z_-]+:.*##[ ]/ {printf "  make %-12s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
 
-deps: $(PY_STAMP) $(JS_STAMP)  ## install the Python venv (exactly requirements.lock) and the npm packages
+deps: $(PY_STAMP) $(JS_STAMP) $(CFF_STAMP)  ## install the Python venv (exactly requirements.lock), the npm packages and cffconvert's venv
 
 # The stamps' names are the hashes of what they install from (no prerequisites: a file's
 # date says nothing after a checkout or a cache restore). Every package of the lock at its
@@ -60,19 +75,29 @@ $(JS_STAMP):
 	rm -f node_modules/.installed-*
 	touch $@
 
+$(CFF_STAMP):
+	test -x $(CFF_VENV)/bin/python || $(PYTHON) -m venv $(CFF_VENV)
+	$(CFF_VENV)/bin/python -m pip install --quiet --disable-pip-version-check --no-deps -r $(CFF_LOCK)
+	$(CFF_VENV)/bin/python -m pip check
+	rm -f $(CFF_VENV)/.installed-*
+	touch $@
+
 # uv resolves; pip installs (uv does not look in the machine's wheel folder for torch).
 # Without UPGRADE, the versions already in the lock are kept where pyproject.toml allows.
-lock: $(VENV)/bin/uv  ## re-resolve requirements.lock from pyproject.toml (UPGRADE=1: newest allowed)
+lock: $(VENV)/bin/uv  ## re-resolve requirements.lock from pyproject.toml, and requirements-cffconvert.lock (UPGRADE=1: newest allowed)
 	printf '%s\n' '$(TORCH)' 'setuptools>=68' | $(VENV)/bin/uv pip compile pyproject.toml - \
 	    --all-extras --python $(PY) --python-platform x86_64-manylinux_2_28 $(TORCH_FROM) \
 	    --custom-compile-command 'make lock' --quiet --output-file $(LOCK) $(if $(UPGRADE),--upgrade)
+	echo 'cffconvert==2.0.0' | $(VENV)/bin/uv pip compile - --python $(PY) \
+	    --python-platform x86_64-manylinux_2_28 --custom-compile-command 'make lock' --quiet \
+	    --output-file $(CFF_LOCK) $(if $(UPGRADE),--upgrade)
 
 $(VENV)/bin/uv:
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --disable-pip-version-check --no-deps "$$(grep '^uv==' $(LOCK))"
 
 # The machine's own packages, installed only when missing.
-debian-deps:  ## install Debian's Chromium (and nginx for `make bench`) when missing
+debian-deps:  ## install Debian's Chromium, Cairo, Java, tesseract (and nginx for `make bench`) when missing
 	@missing=; for p in $(DEBIAN_PACKAGES); do \
 	    dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' || missing="$$missing $$p"; \
 	done; \
@@ -121,6 +146,11 @@ format: deps  ## fix what ruff can fix, then format
 test: deps debian-deps  ## unit tests, doctests (modules and pages), figure scripts, strict build, browser tests
 	$(VENV)/bin/pytest
 
+# External links: they need the network, so `make test` does not check them; CI does, weekly
+# (.github/workflows/linkcheck.yml). Known-good exceptions: scripts/dev/linkcheck_exceptions.txt.
+linkcheck: $(if $(LINKCHECK_SITE),deps,site)  ## check the built site's external links (LINKCHECK_SITE=<dir>: that site, else `make site` first); report: linkcheck-report.txt
+	$(PY) scripts/dev/linkcheck.py $(or $(LINKCHECK_SITE),site) --report $(LINKCHECK_REPORT)
+
 # The reader table (scripts/dev/bench_reader.py) serves the site with Debian's nginx and
 # runs Lighthouse (npm, a devDependency) in Debian's Chromium. Each script writes its
 # results into bench-results/ (the last run's are removed first, so that every table comes
@@ -152,5 +182,5 @@ diff: deps debian-deps  ## what the working tree changes for a reader against BA
 	$(PY) scripts/dev/diff_report.py --base $(BASE)
 
 clean:  ## remove the builds' outputs and caches (keeps .venv and node_modules)
-	rm -rf site offline mlnotes-offline.zip mlnotes.pdf .cache docs/figures docs/javascripts/mathjax mutants mutation-report diff-report
+	rm -rf site offline mlnotes-offline.zip mlnotes.pdf linkcheck-report.txt .cache docs/figures docs/javascripts/mathjax mutants mutation-report diff-report
 	git worktree prune

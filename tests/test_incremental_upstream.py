@@ -24,7 +24,7 @@ PACKAGE = ROOT / "scripts" / "mlnotes_site"
 def test_the_adapters_name_the_versions_pyproject_pins():
     """Each adapter's `PIN` (named in its errors) is the version pyproject.toml installs."""
     text = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
-    pinned = dict(re.findall(r'"([\w.-]+)==([\w.]+)"', text))
+    pinned = dict(re.findall(r'"([\w.-]+)(?:\[[\w,]+\])?==([\w.]+)"', text))
     pins = {adapter.DIST: adapter.PIN for adapter in upstream.ADAPTERS}
     assert set(pins) == {"mkdocs", "mkdocs-material", "mkdocs-rss-plugin"}
     assert {name: pinned.get(name) for name in pins} == pins

@@ -35,6 +35,8 @@ SITE_PLUGINS = {
     "mlnotes-assets": None,
     "mlnotes-notebooks": "notebook_cache",
     "mlnotes-citations": "bib_file",
+    "mlnotes-cite": "authors_file",
+    "mlnotes-cards": None,
     "mlnotes-equations": "package",
     "mlnotes-incremental": "global_inputs",
     "mlnotes-typeset": "cache",

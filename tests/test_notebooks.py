@@ -88,7 +88,7 @@ def test_notebook_plots_follow_the_palette(site, desktop, name):
         for i, plot in enumerate(visit["plots"][scheme]):
             visible = plot["visible"]
             assert len(visible) == 1, f"{name} plot {i}: {len(visible)} images visible in {scheme}"
-            assert visible[0].endswith(f"#only-{shown}")
+            assert visible[0] == f"mlnotes-only-{shown}"
             lum = plot["luminance"]
             lums.setdefault(i, {})[scheme] = lum
             frame = lum["frame"]

@@ -598,6 +598,8 @@ GOOD_OPTIONS = {
     "mlnotes-assets": {},
     "mlnotes-notebooks": {"notebook_cache": ".cache/nb"},
     "mlnotes-citations": {"bib_file": "references.bib"},
+    "mlnotes-cite": {"authors_file": ".authors.yml"},
+    "mlnotes-cards": {},
     "mlnotes-equations": {"package": "mlnotes"},
     "mlnotes-incremental": {"global_inputs": ["docs"]},
     "mlnotes-typeset": {"cache": ".cache/ts"},

@@ -210,7 +210,8 @@ def test_every_fragment_link_names_an_id_its_target_has(site):
         checked += 1
         if fragment not in ids[file]:
             broken.append(f"{page.relative_to(root)}: {href}")
-    assert checked > 1000, f"only {checked} fragment links found: is the site complete?"
+    # 769 when issue 33 took out the code listings' per-line links (mkdocs.yml: highlight)
+    assert checked > 500, f"only {checked} fragment links found: is the site complete?"
     assert not broken, f"{len(broken)} fragment links name no id:\n" + "\n".join(broken[:40])
 
 

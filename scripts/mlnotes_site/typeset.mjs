@@ -114,11 +114,21 @@ tex.postFilters.add(({math, data}) => {
 // as TeX" and its explorer): keep it on the expression (<mjx-math>, and <math> in the
 // assistive MathML), drop it from the nodes inside (a fifth of the markup: the post's
 // page, 972 KB -> 792 KB raw, 72 -> 63 KB gzip).
+// Also drop a style declaration whose value is NaN: typeset here, without a browser to
+// measure, the rows of an equation's number get `height: NaNem` (MathJax 4.1.3's CHTML
+// addLabelSpacing; in the browser the same rows get a length), which a browser ignores
+// and the HTML checker rejects (tests/test_html.py).
 function dropInnerLatex(node) {
   for (const child of adaptor.childNodes(node)) {
     const kind = adaptor.kind(child);
     if (kind === '#text' || kind === '#comment') continue;
     if (kind !== 'mjx-math' && kind !== 'math') adaptor.removeAttribute(child, 'data-latex');
+    const style = adaptor.getAttribute(child, 'style');
+    if (style && style.includes('NaN')) {
+      const kept = style.split(';').map((d) => d.trim()).filter((d) => d && !d.includes('NaN'));
+      if (kept.length) adaptor.setAttribute(child, 'style', kept.join('; ') + ';');
+      else adaptor.removeAttribute(child, 'style');
+    }
     dropInnerLatex(child);
   }
 }

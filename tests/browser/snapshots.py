@@ -204,7 +204,7 @@ PLOTS = """async () => {
     const plots = [];
     for (const plot of document.querySelectorAll('.mlnotes-themed-plot')) {
         const visible = [...plot.querySelectorAll('img')].filter(shown);
-        plots.push({visible: visible.map(img => img.getAttribute('src')),
+        plots.push({visible: visible.map(img => img.className),
                     luminance: visible.length === 1 ? await luminance(visible[0]) : null});
     }
     return plots;

@@ -148,7 +148,7 @@ def book_chapters() -> tuple[str, ...]:
     return tuple(CHAPTERS)
 
 
-def _page_path(dest_uri: str) -> str:
+def page_path(dest_uri: str) -> str:
     """`notes/cnn/index.html` (or offline `notes/cnn.html`) -> `notes/cnn/`."""
     if dest_uri.endswith("index.html"):
         return dest_uri[: -len("index.html")]
@@ -257,7 +257,7 @@ class AssetsPlugin(BasePlugin[AssetsConfig]):
         Read from the page's destination here, not in on_files: the blog plugin moves its
         posts (blog/posts/x.md -> blog/x/) after on_files."""
         book = config.extra.get("book_pdf")
-        context["in_book_pdf"] = bool(book) and _page_path(page.file.dest_uri) in book["chapters"]
+        context["in_book_pdf"] = bool(book) and page_path(page.file.dest_uri) in book["chapters"]
         return context
 
     def on_page_content(self, html: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:

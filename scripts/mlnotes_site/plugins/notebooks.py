@@ -4,8 +4,8 @@ With mkdocs-jupyter's `execute: false`, the plugin executes each `docs/notebooks
 itself, twice (nbclient), under `mlnotes.plotting.style("light")` and `style("dark")`,
 keeps the result in the `notebook_cache` folder (keyed on the notebook, the code of the
 `mlnotes` modules it imported when it last ran, and this plugin's code: keys.py), and hands
-mkdocs-jupyter a notebook whose plot outputs hold both images (`#only-light` /
-`#only-dark`, switched with the palette as the site's figures are). The download
+mkdocs-jupyter a notebook whose plot outputs hold both images (classes `mlnotes-only-light`
+/ `mlnotes-only-dark`, switched with the palette as the site's figures are). The download
 `notebooks/<name>.ipynb` is the executed notebook with its (light) outputs.
 
     plugins:
@@ -108,8 +108,10 @@ def merge_themes(light, dark, where: str):
     """A copy of `light` whose image outputs show the light or the dark image, as the palette says.
 
     Each PNG output gets a `text/html` rendering (which nbconvert prefers) with both
-    images, `#only-light` and `#only-dark`, which Material shows by palette as it does
-    the site's figures; the `image/png` data stays for other front ends.
+    images, of classes `mlnotes-only-light` and `mlnotes-only-dark`, shown by palette as
+    the site's figures are (docs/stylesheets/extra.css). Not Material's `#only-light`
+    fragment, as the site's figure files have: a `data:` URI takes no fragment (RFC 2397;
+    the W3C checker rejects it). The `image/png` data stays for other front ends.
     """
     import copy
 
@@ -125,7 +127,7 @@ def merge_themes(light, dark, where: str):
             )
         for out, dout in zip(images, dimages):
             pair = "".join(
-                f'<img src="data:image/png;base64,{o.data["image/png"].strip()}#only-{t}" alt="{PLOT_ALT.format(theme=t)}">'
+                f'<img class="mlnotes-only-{t}" src="data:image/png;base64,{o.data["image/png"].strip()}" alt="{PLOT_ALT.format(theme=t)}">'
                 for o, t in ((out, "light"), (dout, "dark"))
             )
             out.data["text/html"] = f'<div class="mlnotes-themed-plot">{pair}</div>'

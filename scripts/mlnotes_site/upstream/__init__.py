@@ -9,7 +9,8 @@ else in the build uses the packages' public APIs only.
 
 - `mkdocs`: rendering a page a `--dirty` build skipped, a page's title from its render,
   its anchors and links to other pages' anchors, the dirty-build warning's text;
-- `material`: the search plugin's index entries, the blog's views;
+- `material`: the search plugin's index entries, the blog's views, where the social plugin
+  looks for a card's font and writes a card (mlnotes-cards checks those when it starts);
 - `rss`: mkdocs-rss-plugin's lists of the pages in the feeds.
 """
 
