@@ -47,7 +47,7 @@ def _project(root: Path) -> Path:
 def _figure_and_notebook_keys(root: Path) -> tuple[str, str]:
     project = FigureProject.at(root)
     figure = figure_builder.cache_key(project, root / "scripts/figures/fig.py", versions="fixed")
-    notebook = notebooks._notebook_key(root / "docs" / "notebooks" / "nb.py", root)
+    notebook = notebooks.notebook_key(root / "docs" / "notebooks" / "nb.py", root)
     return figure, notebook
 
 

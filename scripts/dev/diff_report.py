@@ -356,6 +356,39 @@ def difference_image(before, after):
     return out, int(changed.sum())
 
 
+def _draw_and_compare(candidates, shown, figs_before, figs_after, out, redrawn, same_pixels):
+    """Draw each candidate figure's two SVGs in Chromium and compare their pixels."""
+    from PIL import Image
+    from playwright.sync_api import sync_playwright
+
+    from mlnotes_site.chromium import CHROMIUM, CHROMIUM_ARGS
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            for name in candidates:
+                old, new = rasterize(
+                    [figs_before / f"{name}.svg", figs_after / f"{name}.svg"], browser
+                )
+                diff, count = difference_image(old, new)
+                if not count and old.shape == new.shape:
+                    same_pixels.append(name)
+                    continue
+                (out / "figures").mkdir(parents=True, exist_ok=True)
+                for what, image in (("before", old), ("after", new), ("difference", diff)):
+                    Image.fromarray(image).save(out / "figures" / f"{name}-{what}.png")
+                redrawn.append(
+                    {
+                        "name": name,
+                        "pixels": count,
+                        "size": [list(old.shape[:2]), list(new.shape[:2])],
+                        "pages": sorted(shown.get(name, ())),
+                    }
+                )
+        finally:
+            browser.close()
+
+
 def compare_figures(
     before: dict, after: dict, figs_before: Path, figs_after: Path, out: Path
 ) -> dict:
@@ -368,35 +401,21 @@ def compare_figures(
     candidates = sorted(n for n in set(fb) & set(fa) if fb[n] != fa[n])
     redrawn, same_pixels = [], []
     if candidates:
-        from PIL import Image
-        from playwright.sync_api import sync_playwright
+        # In a thread of its own: Playwright's sync API refuses to start in a thread whose
+        # asyncio loop runs (a caller's Playwright session, as in the test suite).
+        from concurrent.futures import ThreadPoolExecutor
 
-        from mlnotes_site.chromium import CHROMIUM, CHROMIUM_ARGS
-
-        with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-            try:
-                for name in candidates:
-                    old, new = rasterize(
-                        [figs_before / f"{name}.svg", figs_after / f"{name}.svg"], browser
-                    )
-                    diff, count = difference_image(old, new)
-                    if not count and old.shape == new.shape:
-                        same_pixels.append(name)
-                        continue
-                    (out / "figures").mkdir(parents=True, exist_ok=True)
-                    for what, image in (("before", old), ("after", new), ("difference", diff)):
-                        Image.fromarray(image).save(out / "figures" / f"{name}-{what}.png")
-                    redrawn.append(
-                        {
-                            "name": name,
-                            "pixels": count,
-                            "size": [list(old.shape[:2]), list(new.shape[:2])],
-                            "pages": sorted(shown.get(name, ())),
-                        }
-                    )
-            finally:
-                browser.close()
+        with ThreadPoolExecutor(1) as pool:
+            pool.submit(
+                _draw_and_compare,
+                candidates,
+                shown,
+                figs_before,
+                figs_after,
+                out,
+                redrawn,
+                same_pixels,
+            ).result()
     return {
         "redrawn": redrawn,
         "same_pixels": same_pixels,

@@ -154,7 +154,9 @@ class CardsPlugin(BasePlugin[CardsConfig]):
         self.files = files
         return files
 
-    def on_page_markdown(self, markdown: str, *, page: Page, config: MkDocsConfig, files: Files):
+    def on_page_markdown(
+        self, markdown: str, *, page: Page, config: MkDocsConfig, files: Files
+    ) -> str:
         """The card's title (`layout.title`), before the social plugin draws the card."""
         if self.social is not None:
             title = card_title(page)
