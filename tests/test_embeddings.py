@@ -364,3 +364,92 @@ def test_pairwise_distances_of_distinct_rows_are_not_zero(rows, dtype):
     for i in range(len(rows)):
         for j in range(len(rows)):
             assert got[i, j].item() == pytest.approx(exact[i][j], rel=1e-6, abs=0)
+
+
+@pytest.mark.parametrize(
+    "embeddings, chunk_size, error, message",
+    [
+        (
+            torch.ones(2, 2, dtype=torch.int64),
+            256,
+            TypeError,
+            "embeddings must be a floating-point torch.Tensor, got dtype torch.int64",
+        ),
+        (
+            [[1.0, 2.0]],
+            256,
+            TypeError,
+            "embeddings must be a floating-point torch.Tensor, got [[1.0, 2.0]]",
+        ),
+        (
+            torch.tensor([[1.0, 2.0], [float("nan"), 3.0]]),
+            256,
+            ValueError,
+            "embeddings must be finite, got a NaN or inf in row 1: [nan, 3.0]",
+        ),
+        (torch.ones(2, 2), 0, ValueError, "chunk_size must be a positive integer, got 0"),
+    ],
+)
+def test_pairwise_distances_errors_in_full(embeddings, chunk_size, error, message):
+    """The whole message: the argument, what was wrong, and the value (or row) received."""
+    with pytest.raises(error) as info:
+        pairwise_distances(embeddings, chunk_size=chunk_size)
+    assert str(info.value) == message
+
+
+def test_pairwise_distances_of_no_rows_stay_on_the_input_device():
+    """n = 0: the (0, 0) result is on the input's device (the meta device here: no data)."""
+    got = pairwise_distances(torch.zeros(0, 3, device="meta"))
+    assert got.device.type == "meta" and got.shape == (0, 0)
+
+
+@pytest.mark.parametrize(
+    "rows, dtype, chunk_size, rel",
+    [
+        # rows 1e-13 apart near 1: the centred rows are scaled up by 2**43 (exactly)
+        (
+            [[1.0, 1.0], [1 + 1e-13, 1.0], [1.0, 1 + 3e-13], [1 - 2e-13, 1 + 1e-13]],
+            torch.float64,
+            256,
+            1e-13,
+        ),
+        # coordinates near 1e300 and 1e-300: scaled by powers of two around the mean
+        ([[1e300, -2e300], [3e300, 1e299], [-1e300, 5e299]], torch.float64, 256, 1e-13),
+        ([[1e-300, -2e-300], [3e-300, 1e-301], [-1e-300, 5e-301]], torch.float64, 256, 1e-13),
+        # one row per block; a nearly equal pair (recomputed) in the last block
+        (
+            [[0.0, 1.0], [2.0, -1.0], [5.0, 4.0], [1e3, 1e3], [1e3 + 1e-9, 1e3]],
+            torch.float64,
+            1,
+            1e-12,
+        ),
+        (
+            [[0.0, 1.0], [2.0, -1.0], [5.0, 4.0], [1e3, 1e3], [1e3 + 1e-9, 1e3]],
+            torch.float64,
+            2,
+            1e-12,
+        ),
+        # float16 is computed in float32 and rounded back to float16
+        (
+            [[0.0, 1.0], [2.0, -1.0], [5.0, 4.5], [100.0, 100.0], [100.0, 100.125]],
+            torch.float16,
+            256,
+            2**-11,
+        ),
+        (
+            [[0.0, 1.0], [2.0, -1.0], [5.0, 4.5], [100.0, 100.0], [100.0, 100.5]],
+            torch.bfloat16,
+            2,
+            2**-8,
+        ),
+    ],
+)
+def test_pairwise_distances_at_the_edges_match_mpmath(rows, dtype, chunk_size, rel):
+    """Each distance within `rel` (relative) of the 40-digit one, in the input's dtype."""
+    x = torch.tensor(rows, dtype=torch.float64).to(dtype)
+    got = pairwise_distances(x, chunk_size=chunk_size)
+    assert got.dtype == dtype and got.shape == (len(rows), len(rows))
+    exact = _exact_distances(x)
+    for i in range(len(rows)):
+        for j in range(len(rows)):
+            assert got[i, j].item() == pytest.approx(exact[i][j], rel=rel, abs=0), (i, j)
