@@ -370,3 +370,27 @@ def test_scalar_in_scalar_out_array_in_array_out():
     assert isinstance(poisson_pmf(2, 1.0), float)
     out = poisson_pmf(np.arange(6).reshape(2, 3), 1.0)
     assert isinstance(out, np.ndarray) and out.shape == (2, 3)
+
+
+@pytest.mark.parametrize(
+    "n, theta",
+    [(1, 5.62341325190349e-309), (10, 3e-308)],  # subnormal and normal theta
+)
+def test_binomial_pmf_where_scipy_overflows_is_the_formula(n, theta):
+    """For theta near 2.2e-308 scipy's binom.pmf raises OverflowError (Boost's
+    ibeta_derivative); binomial_pmf then evaluates C(N, y) theta^y (1 - theta)^(N - y) in
+    logs. Against the formula in 40-digit arithmetic (mpmath), y = -1 .. N + 1."""
+    y = np.arange(-1, n + 2)
+    with pytest.raises(OverflowError):  # else this test no longer runs the fallback
+        stats.binom.pmf(y, n, theta)
+    with mpmath.workdps(40):
+        t = mpmath.mpf(theta)
+        exact = [
+            float(mpmath.binomial(n, k) * t**k * (1 - t) ** (n - k)) if 0 <= k <= n else 0.0
+            for k in range(-1, n + 2)
+        ]
+    got = binomial_pmf(y, n, theta)
+    assert got.dtype == np.float64 and got.shape == y.shape
+    assert exact[2] > 0  # y = 1: a non-zero pmf, subnormal for N = 1
+    for value, reference in zip(got.tolist(), exact):
+        assert value == pytest.approx(reference, rel=1e-12, abs=0)
