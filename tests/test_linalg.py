@@ -678,3 +678,48 @@ def test_public_names():
     assert set(linalg.__all__) >= {"project", "gram_schmidt"}
     for name in linalg.__all__:
         assert getattr(linalg, name).__doc__
+
+
+@pytest.mark.parametrize(
+    ("X", "rtol", "error", "message"),
+    [
+        ([["a"]], 1e-10, TypeError, "X must be a matrix of real numbers, got [['a']] (dtype <U1)"),
+        (np.eye(2), 0.0, ValueError, "rtol must be a real number in (0, 1), got 0.0"),
+        (np.eye(2), 1.0, ValueError, "rtol must be a real number in (0, 1), got 1.0"),
+        (np.eye(2), 1.5, ValueError, "rtol must be a real number in (0, 1), got 1.5"),
+        (
+            np.zeros((0, 2)),
+            1e-10,
+            ValueError,
+            "X must be a non-empty 1-D or 2-D array, got shape (0, 2)",
+        ),
+        (
+            [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 0.0], [1.0, 1.0, 0.0]],
+            1e-10,
+            ValueError,
+            "X has linearly dependent columns: column 2 is zero, a combination of columns 0..1",
+        ),
+    ],
+)
+def test_gram_schmidt_errors_in_full(X, rtol, error, message):
+    """The whole message: the argument, the rule it breaks, and what was received."""
+    with pytest.raises(error) as info:
+        gram_schmidt(X, rtol=rtol)
+    assert str(info.value) == message
+
+
+def test_gram_schmidt_rtol_is_relative_to_the_column_length():
+    """Column 1's residual against column 0 is about 0.07 of its length (least squares):
+    refused at rtol = 0.1, accepted at rtol = 0.05 (the docstring's rule)."""
+    X = np.array([[1.0, 1.1], [1.0, 0.9], [1.0, 1.0], [1.0, 1.0]])
+    coef = np.linalg.lstsq(X[:, :1], X[:, 1], rcond=None)[0]
+    relative = np.linalg.norm(X[:, 1] - X[:, :1] @ coef) / np.linalg.norm(X[:, 1])
+    assert 0.05 < relative < 0.1
+    with pytest.raises(ValueError) as info:
+        gram_schmidt(X, rtol=0.1)
+    assert str(info.value) == (
+        "X has linearly dependent columns: column 1 is, to relative tolerance rtol=0.1, "
+        "a combination of columns 0..0"
+    )
+    Q = gram_schmidt(X, rtol=0.05)
+    np.testing.assert_allclose(Q.T @ Q, np.eye(2), atol=1e-12)
