@@ -723,3 +723,30 @@ def test_gram_schmidt_rtol_is_relative_to_the_column_length():
     )
     Q = gram_schmidt(X, rtol=0.05)
     np.testing.assert_allclose(Q.T @ Q, np.eye(2), atol=1e-12)
+
+
+@pytest.mark.parametrize(
+    ("A", "cond_max", "error", "message"),
+    [
+        (
+            [["a"]],
+            1e10,
+            TypeError,
+            "A must be a square matrix of real numbers, got [['a']] (dtype <U1)",
+        ),
+        (np.eye(2), 0.5, ValueError, "cond_max must be a real number in [1, inf), got 0.5"),
+    ],
+)
+def test_diagonalize_errors_in_full(A, cond_max, error, message):
+    with pytest.raises(error) as info:
+        diagonalize(A, cond_max=cond_max)
+    assert str(info.value) == message
+
+
+@pytest.mark.parametrize("cond_max", [1.0, 1.5])
+def test_diagonalize_accepts_condition_number_equal_to_cond_max(cond_max):
+    """A diagonal matrix: U = I, of condition number exactly 1, within any cond_max >= 1
+    (the docstring refuses only a condition number above it)."""
+    lam, U = diagonalize(np.diag([1.0, 2.0]), cond_max=cond_max)
+    np.testing.assert_array_equal(lam, [1.0, 2.0])
+    np.testing.assert_array_equal(U, np.eye(2))
