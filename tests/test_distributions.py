@@ -394,3 +394,13 @@ def test_binomial_pmf_where_scipy_overflows_is_the_formula(n, theta):
     assert exact[2] > 0  # y = 1: a non-zero pmf, subnormal for N = 1
     for value, reference in zip(got.tolist(), exact):
         assert value == pytest.approx(reference, rel=1e-12, abs=0)
+
+
+def test_binomial_poisson_distance_summed_over_several_chunks():
+    """lam = 1e8: the window lam -/+ (10 sqrt(lam) + 60) holds about 2e5 terms, summed in
+    more than one chunk. Against half the sum of |binom.pmf - poisson.pmf| written out over
+    lam -/+ 3e5 in one array (30 standard deviations each side)."""
+    lam, n = 1e8, 10**12
+    y = np.arange(lam - 3e5, lam + 3e5 + 1)
+    reference = 0.5 * np.abs(stats.binom.pmf(y, n, lam / n) - stats.poisson.pmf(y, lam)).sum()
+    assert binomial_poisson_distance(lam, n) == pytest.approx(reference, rel=1e-12)
