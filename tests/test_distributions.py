@@ -404,3 +404,39 @@ def test_binomial_poisson_distance_summed_over_several_chunks():
     y = np.arange(lam - 3e5, lam + 3e5 + 1)
     reference = 0.5 * np.abs(stats.binom.pmf(y, n, lam / n) - stats.poisson.pmf(y, lam)).sum()
     assert binomial_poisson_distance(lam, n) == pytest.approx(reference, rel=1e-12)
+
+
+@pytest.mark.parametrize(
+    ("support", "probabilities", "error", "message"),
+    [
+        (
+            [["a"]],
+            [1.0],
+            TypeError,
+            "support must be a 1-D array of real numbers, got [['a']] (dtype <U1)",
+        ),
+        (
+            [0.0],
+            [["a"]],
+            TypeError,
+            "probabilities must be a 1-D array of probabilities, got [['a']] (dtype <U1)",
+        ),
+        (
+            [0.0, 1.0],
+            [1.0],
+            ValueError,
+            "support and probabilities must be non-empty, 1-D and of the same length, "
+            "got shapes (2,) and (1,)",
+        ),
+        (
+            [0.0, 1.0],
+            [1.5, -0.5],
+            ValueError,
+            "probabilities must be non-negative, got [1.5, -0.5]",
+        ),
+    ],
+)
+def test_pmf_mean_var_errors_in_full(support, probabilities, error, message):
+    with pytest.raises(error) as info:
+        pmf_mean_var(support, probabilities)
+    assert str(info.value) == message

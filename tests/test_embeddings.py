@@ -453,3 +453,27 @@ def test_pairwise_distances_at_the_edges_match_mpmath(rows, dtype, chunk_size, r
     for i in range(len(rows)):
         for j in range(len(rows)):
             assert got[i, j].item() == pytest.approx(exact[i][j], rel=rel, abs=0), (i, j)
+
+
+@pytest.mark.parametrize(
+    ("k", "message"),
+    [
+        (torch.tensor([1.0, 2.0]), "k must be a real number, got tensor([1., 2.]) (Tensor)"),
+        (torch.tensor(True), "k must be a real number, got tensor(True) (Tensor)"),
+        (torch.tensor(1 + 1j), "k must be a real number, got tensor(1.+1.j) (Tensor)"),
+    ],
+)
+def test_shift_matrix_rejects_tensors_that_are_not_one_real_number(k, message):
+    with pytest.raises(TypeError) as info:
+        shift_matrix(k, 4)
+    assert str(info.value) == message
+
+
+@pytest.mark.parametrize("k", [torch.tensor(3.0), torch.tensor(3)])
+def test_shift_matrix_takes_a_zero_dimensional_tensor_as_its_number(k):
+    """M(3) for d = 4 written out: blocks [[cos, sin], [-sin, cos]] of 3 w_i, w = (1, 1e-2)."""
+    expected = torch.zeros(4, 4)
+    for i, w in enumerate((1.0, 1e-2)):
+        c, s = math.cos(3 * w), math.sin(3 * w)
+        expected[2 * i : 2 * i + 2, 2 * i : 2 * i + 2] = torch.tensor([[c, s], [-s, c]])
+    torch.testing.assert_close(shift_matrix(k, 4), expected)

@@ -750,3 +750,91 @@ def test_diagonalize_accepts_condition_number_equal_to_cond_max(cond_max):
     lam, U = diagonalize(np.diag([1.0, 2.0]), cond_max=cond_max)
     np.testing.assert_array_equal(lam, [1.0, 2.0])
     np.testing.assert_array_equal(U, np.eye(2))
+
+
+@pytest.mark.parametrize(
+    ("y", "A", "error", "message"),
+    [
+        (
+            [["a"]],
+            [1.0],
+            TypeError,
+            "y must be a vector or matrix of real numbers, got [['a']] (dtype <U1)",
+        ),
+        (
+            [1.0],
+            [["a"]],
+            TypeError,
+            "A must be a vector or matrix of real numbers, got [['a']] (dtype <U1)",
+        ),
+        (
+            [1.0, 2.0],
+            [[1.0], [2.0], [3.0]],
+            ValueError,
+            "mismatched dimensions: y has 2 rows, A has 3 rows",
+        ),
+        (
+            [1.0, 2.0, 3.0],
+            np.ones((3, 1, 1)),
+            ValueError,
+            "A must be a non-empty 1-D or 2-D array, got shape (3, 1, 1)",
+        ),
+    ],
+)
+def test_project_errors_in_full(y, A, error, message):
+    with pytest.raises(error) as info:
+        project(y, A)
+    assert str(info.value) == message
+
+
+@pytest.mark.parametrize(
+    ("p", "u", "q", "v", "message"),
+    [
+        (
+            [0, 0, 0],
+            [0, 0, 0],
+            [1, 0, 0],
+            [0, 1, 0],
+            "u must be a non-zero direction vector, got [0.0, 0.0, 0.0]",
+        ),
+        (
+            [0, 0, 0],
+            [1, 0, 0],
+            [1, 0, 0],
+            [0, 0, 0],
+            "v must be a non-zero direction vector, got [0.0, 0.0, 0.0]",
+        ),
+        (
+            [0, 0],
+            [1, 0, 0],
+            [1, 0, 0],
+            [0, 1, 0],
+            "mismatched dimensions: p has 2, u has 3, q has 3, v has 3",
+        ),
+        (
+            [0, 0, 0],
+            [1, 0],
+            [1, 0, 0],
+            [0, 1, 0],
+            "mismatched dimensions: p has 3, u has 2, q has 3, v has 3",
+        ),
+        (
+            [0, 0, 0],
+            [1, 0, 0],
+            [1, 0],
+            [0, 1, 0],
+            "mismatched dimensions: p has 3, u has 3, q has 2, v has 3",
+        ),
+        (
+            [0, 0, 0],
+            [1, 0, 0],
+            [1, 0, 0],
+            [0, 1],
+            "mismatched dimensions: p has 3, u has 3, q has 3, v has 2",
+        ),
+    ],
+)
+def test_distance_line_line_errors_in_full(p, u, q, v, message):
+    with pytest.raises(ValueError) as info:
+        distance_line_line(p, u, q, v)
+    assert str(info.value) == message

@@ -304,3 +304,34 @@ def test_simulation_is_seeded_and_plays_the_same_games_for_both_strategies():
 def test_simulation_bad_input(args, error, match):
     with pytest.raises(error, match=match):
         simulate_monty_hall(*args)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"rtol": -0.1}, "rtol must be a real number in [0, 1), got -0.1"),
+        ({"rtol": 1.0}, "rtol must be a real number in [0, 1), got 1.0"),
+        ({"rtol": 1.5}, "rtol must be a real number in [0, 1), got 1.5"),
+        ({"atol": -1e-3}, "atol must be a real number in [0, inf), got -0.001"),
+    ],
+)
+def test_is_independent_tolerance_errors_in_full(kwargs, message):
+    with pytest.raises(ValueError) as info:
+        is_independent([[0.25, 0.25], [0.25, 0.25]], **kwargs)
+    assert str(info.value) == message
+
+
+@pytest.mark.parametrize(
+    ("joint", "rtol", "atol", "expected"),
+    [
+        # marginals 0.5 and 0.5: the product table is 0.25 everywhere, exactly
+        ([[0.25, 0.25], [0.25, 0.25]], 0.0, 0.0, True),  # equal: within zero tolerance
+        ([[0.26, 0.24], [0.24, 0.26]], 0.0, 0.02, True),  # 0.01 off, within atol
+        ([[0.26, 0.24], [0.24, 0.26]], 0.0, 0.005, False),  # 0.01 off, beyond atol
+        ([[0.26, 0.24], [0.24, 0.26]], 0.05, 0.0, True),  # 0.01 <= 0.05 * 0.26
+        ([[0.26, 0.24], [0.24, 0.26]], 0.03, 0.0, False),  # 0.01 > 0.03 * 0.26
+    ],
+)
+def test_is_independent_tolerances(joint, rtol, atol, expected):
+    """|p(x, y) - p(x) p(y)| <= rtol max(p(x, y), p(x) p(y)) + atol, the product by hand."""
+    assert is_independent(joint, rtol=rtol, atol=atol) is expected
