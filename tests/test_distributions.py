@@ -6,6 +6,7 @@ import math
 import signal
 import sys
 import tracemalloc
+import warnings
 
 import mpmath
 import numpy as np
@@ -440,3 +441,12 @@ def test_pmf_mean_var_errors_in_full(support, probabilities, error, message):
     with pytest.raises(error) as info:
         pmf_mean_var(support, probabilities)
     assert str(info.value) == message
+
+
+def test_geometric_mean_var_overflow_is_inf_without_a_warning():
+    """theta = 1e-200: mean 1e200; variance (1 - theta) / theta^2 = 1e400, beyond the
+    largest float: inf, silently."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        mean, var = geometric_mean_var(1e-200)
+    assert mean == pytest.approx(1e200, rel=1e-15) and var == math.inf

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import sys
+import warnings
 from decimal import Decimal, getcontext
 from fractions import Fraction
 
@@ -838,3 +839,12 @@ def test_distance_line_line_errors_in_full(p, u, q, v, message):
     with pytest.raises(ValueError) as info:
         distance_line_line(p, u, q, v)
     assert str(info.value) == message
+
+
+def test_project_beyond_the_largest_float_is_inf_without_a_warning():
+    """y = (1.7e308, 1.7e308) onto the line of (1, 2): (3 * 1.7e308 / 5) (1, 2), whose second
+    coordinate 2.04e308 exceeds the largest float (1.8e308): inf, silently."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        got = project([1.7e308, 1.7e308], [[1.0], [2.0]])
+    assert got[0] == pytest.approx(1.7e308 / 5 * 3, rel=1e-15) and got[1] == math.inf
