@@ -416,6 +416,15 @@ def test_pairwise_distances_of_no_rows_stay_on_the_input_device():
         # coordinates near 1e300 and 1e-300: scaled by powers of two around the mean
         ([[1e300, -2e300], [3e300, 1e299], [-1e300, 5e299]], torch.float64, 256, 1e-13),
         ([[1e-300, -2e-300], [3e-300, 1e-301], [-1e-300, 5e-301]], torch.float64, 256, 1e-13),
+        # near the largest float: their sum (and so their unscaled mean) overflows
+        ([[1.5e308, 1.0], [1.7e308, 2.0], [1.6e308, -1.0]], torch.float64, 256, 1e-13),
+        # rows 1e287 apart near 1e300: scaled twice (coordinates, then centred rows)
+        (
+            [[1e300, 1e300], [1e300 * (1 + 1e-13), 1e300], [1e300, 1e300 * (1 + 3e-13)]],
+            torch.float64,
+            256,
+            1e-13,
+        ),
         # one row per block; a nearly equal pair (recomputed) in the last block
         (
             [[0.0, 1.0], [2.0, -1.0], [5.0, 4.0], [1e3, 1e3], [1e3 + 1e-9, 1e3]],
