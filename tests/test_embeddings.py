@@ -486,3 +486,30 @@ def test_shift_matrix_takes_a_zero_dimensional_tensor_as_its_number(k):
         c, s = math.cos(3 * w), math.sin(3 * w)
         expected[2 * i : 2 * i + 2, 2 * i : 2 * i + 2] = torch.tensor([[c, s], [-s, c]])
     torch.testing.assert_close(shift_matrix(k, 4), expected)
+
+
+@pytest.mark.parametrize(
+    ("call", "error", "message"),
+    [
+        (
+            lambda: rounding_error([["a"]], 4),
+            TypeError,
+            "positions must be non-negative integer positions, got [['a']] (dtype <U1)",
+        ),
+        (lambda: rounding_error([1.5], 4), ValueError, "positions must be integers, got [1.5]"),
+        (
+            lambda: distance_at_offset([["a"]], 4),
+            TypeError,
+            "k must be a real number or a tensor of real numbers, got [['a']] (dtype <U1)",
+        ),
+        (
+            lambda: SinusoidalEmbeddings(10, 4)([1, 2]),
+            TypeError,
+            "positions must be a torch.Tensor, got list",
+        ),
+    ],
+)
+def test_embeddings_errors_in_full(call, error, message):
+    with pytest.raises(error) as info:
+        call()
+    assert str(info.value) == message

@@ -848,3 +848,54 @@ def test_project_beyond_the_largest_float_is_inf_without_a_warning():
         warnings.simplefilter("error")
         got = project([1.7e308, 1.7e308], [[1.0], [2.0]])
     assert got[0] == pytest.approx(1.7e308 / 5 * 3, rel=1e-15) and got[1] == math.inf
+
+
+@pytest.mark.parametrize(
+    ("function", "args", "message"),
+    [
+        (
+            distance_point_plane,
+            ([0, 0], [0, 0, 0], [0, 0, 1]),
+            "mismatched dimensions: p has 2, q has 3, normal has 3",
+        ),
+        (
+            distance_point_plane,
+            ([0, 0, 0], [0, 0], [0, 0, 1]),
+            "mismatched dimensions: p has 3, q has 2, normal has 3",
+        ),
+        (
+            distance_point_plane,
+            ([0, 0, 0], [0, 0, 0], [0, 1]),
+            "mismatched dimensions: p has 3, q has 3, normal has 2",
+        ),
+        (
+            distance_point_plane,
+            ([0, 0, 0], [0, 0, 0], [0, 0, 0]),
+            "normal must be a non-zero vector, got [0.0, 0.0, 0.0]",
+        ),
+        (
+            distance_point_line,
+            ([0, 0], [0, 0, 0], [0, 0, 1]),
+            "mismatched dimensions: p has 2, q has 3, u has 3",
+        ),
+        (
+            distance_point_line,
+            ([0, 0, 0], [0, 0], [0, 0, 1]),
+            "mismatched dimensions: p has 3, q has 2, u has 3",
+        ),
+        (
+            distance_point_line,
+            ([0, 0, 0], [0, 0, 0], [0, 1]),
+            "mismatched dimensions: p has 3, q has 3, u has 2",
+        ),
+        (
+            distance_point_line,
+            ([0, 0, 0], [0, 0, 0], [0, 0, 0]),
+            "u must be a non-zero direction vector, got [0.0, 0.0, 0.0]",
+        ),
+    ],
+)
+def test_point_distances_errors_in_full(function, args, message):
+    with pytest.raises(ValueError) as info:
+        function(*args)
+    assert str(info.value) == message
