@@ -513,3 +513,13 @@ def test_embeddings_errors_in_full(call, error, message):
     with pytest.raises(error) as info:
         call()
     assert str(info.value) == message
+
+
+def test_rounding_error_at_the_edges_of_its_positions():
+    """Position 0: sin 0 = 0 and cos 0 = 1 in every dtype, no error; position 65504, the
+    largest float16, is accepted (the error is then of order 1); with base 100, the
+    float32 table at position 1000 is off by about 1000 * 2**-24 at most, as with
+    the default base (a table of base 10000 against one of base 100 would be off by ~1)."""
+    assert rounding_error([0], 4).tolist() == [0.0]
+    assert 0.1 < rounding_error([65504], 4, dtype=torch.float16).item() <= 2.0
+    assert rounding_error([1000], 4, base=100.0).item() < 4 * 1000 * 2.0**-24
