@@ -523,3 +523,12 @@ def test_rounding_error_at_the_edges_of_its_positions():
     assert rounding_error([0], 4).tolist() == [0.0]
     assert 0.1 < rounding_error([65504], 4, dtype=torch.float16).item() <= 2.0
     assert rounding_error([1000], 4, base=100.0).item() < 4 * 1000 * 2.0**-24
+
+
+def test_module_table_uses_its_base():
+    """base = 100, d = 4: omega = (1, 100**-0.5 = 0.1); row t is
+    (sin t, cos t, sin 0.1 t, cos 0.1 t), written out."""
+    table = SinusoidalEmbeddings(5, 4, base=100.0, dtype=torch.float64).embeddings
+    for t in range(5):
+        expected = [math.sin(t), math.cos(t), math.sin(0.1 * t), math.cos(0.1 * t)]
+        assert table[t].tolist() == pytest.approx(expected, rel=1e-12, abs=1e-15)

@@ -899,3 +899,11 @@ def test_point_distances_errors_in_full(function, args, message):
     with pytest.raises(ValueError) as info:
         function(*args)
     assert str(info.value) == message
+
+
+def test_distance_line_line_scalar_names_both_normals_when_not_parallel():
+    with pytest.raises(ValueError) as info:
+        distance_line_line_scalar(1.0, 0.0, 0.0, 0.0, 1.0, 0.0)
+    assert str(info.value) == (
+        "the lines are not parallel: (a1, b1) = (1.0, 0.0), (a2, b2) = (0.0, 1.0)"
+    )
