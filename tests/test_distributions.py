@@ -380,8 +380,9 @@ def test_scalar_in_scalar_out_array_in_array_out():
 def test_binomial_pmf_where_scipy_overflows_is_the_formula(n, theta):
     """For theta near 2.2e-308 scipy's binom.pmf raises OverflowError (Boost's
     ibeta_derivative); binomial_pmf then evaluates C(N, y) theta^y (1 - theta)^(N - y) in
-    logs. Against the formula in 40-digit arithmetic (mpmath), y = -1 .. N + 1."""
-    y = np.arange(-1, n + 2)
+    logs. Against the formula in 40-digit arithmetic (mpmath), y = -1 .. N + 1 and
+    -/+1e306 (0 outside the support, where the log-space terms alone would give nan)."""
+    y = np.array([-1e306, *range(-1, n + 2), 1e306])
     with pytest.raises(OverflowError):  # else this test no longer runs the fallback
         stats.binom.pmf(y, n, theta)
     with mpmath.workdps(40):
@@ -390,9 +391,10 @@ def test_binomial_pmf_where_scipy_overflows_is_the_formula(n, theta):
             float(mpmath.binomial(n, k) * t**k * (1 - t) ** (n - k)) if 0 <= k <= n else 0.0
             for k in range(-1, n + 2)
         ]
+    exact = [0.0, *exact, 0.0]
     got = binomial_pmf(y, n, theta)
     assert got.dtype == np.float64 and got.shape == y.shape
-    assert exact[2] > 0  # y = 1: a non-zero pmf, subnormal for N = 1
+    assert exact[3] > 0  # y = 1: a non-zero pmf, subnormal for N = 1
     for value, reference in zip(got.tolist(), exact):
         assert value == pytest.approx(reference, rel=1e-12, abs=0)
 
