@@ -367,3 +367,13 @@ def test_bayes_posterior_is_exact_only_when_both_are_fractions(prior, likelihood
     got = bayes_posterior(prior, likelihood)
     assert got.dtype == np.float64
     np.testing.assert_allclose(got, [0.25, 0.75], rtol=1e-15)
+
+
+def test_bayes_posterior_exact_prior_must_sum_to_exactly_one():
+    """Fractions are checked exactly: 1 + 1e-15 is refused (floats get SUM_TOLERANCE)."""
+    prior = [Fraction(1, 2), Fraction(1, 2) + Fraction(1, 10**15)]
+    with pytest.raises(ValueError) as info:
+        bayes_posterior(prior, [Fraction(1, 5), Fraction(3, 5)])
+    assert str(info.value) == (
+        "prior must sum to 1, got Fraction(1000000000000001, 1000000000000000)"
+    )
