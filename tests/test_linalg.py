@@ -907,3 +907,17 @@ def test_distance_line_line_scalar_names_both_normals_when_not_parallel():
     assert str(info.value) == (
         "the lines are not parallel: (a1, b1) = (1.0, 0.0), (a2, b2) = (0.0, 1.0)"
     )
+
+
+def test_distance_line_line_scalar_parallel_to_one_part_in_1e12():
+    """Normals (1, 0) and (1, b): |sin(angle)| = b / sqrt(1 + b^2), about b. At b = 1.2e-12
+    the lines are not parallel; at b = 9e-13 they are, 3 apart (x = 0 and x = -3)."""
+    with pytest.raises(ValueError, match="the lines are not parallel"):
+        distance_line_line_scalar(1.0, 0.0, 0.0, 1.0, 1.2e-12, 3.0)
+    assert distance_line_line_scalar(1.0, 0.0, 0.0, 1.0, 9e-13, 3.0) == pytest.approx(3.0)
+
+
+def test_diagonalize_one_by_one():
+    """A 1 x 1 matrix [[5]]: eigenvalue 5, eigenvector 1."""
+    lam, U = diagonalize([[5.0]])
+    assert lam.tolist() == [5.0] and U.tolist() == [[1.0]]
