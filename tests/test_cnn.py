@@ -228,3 +228,16 @@ def test_numpy_integers_are_accepted():
 def test_receptive_field_errors(args, error, message):
     with pytest.raises(error, match=message):
         receptive_field(*args)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"kernel_sizes": []}, "kernel_sizes must name at least one layer, got []"),
+        ({"kernel_sizes": [3], "dilations": [0]}, "dilations[0] must be a positive integer, got 0"),
+    ],
+)
+def test_receptive_field_errors_in_full(kwargs, message):
+    with pytest.raises(ValueError) as info:
+        receptive_field(**kwargs)
+    assert str(info.value) == message

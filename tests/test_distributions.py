@@ -6,6 +6,7 @@ import math
 import signal
 import sys
 import tracemalloc
+import warnings
 
 import mpmath
 import numpy as np
@@ -370,3 +371,84 @@ def test_scalar_in_scalar_out_array_in_array_out():
     assert isinstance(poisson_pmf(2, 1.0), float)
     out = poisson_pmf(np.arange(6).reshape(2, 3), 1.0)
     assert isinstance(out, np.ndarray) and out.shape == (2, 3)
+
+
+@pytest.mark.parametrize(
+    "n, theta",
+    [(1, 5.62341325190349e-309), (10, 3e-308)],  # subnormal and normal theta
+)
+def test_binomial_pmf_where_scipy_overflows_is_the_formula(n, theta):
+    """For theta near 2.2e-308 scipy's binom.pmf raises OverflowError (Boost's
+    ibeta_derivative); binomial_pmf then evaluates C(N, y) theta^y (1 - theta)^(N - y) in
+    logs. Against the formula in 40-digit arithmetic (mpmath), y = -1 .. N + 1 and
+    -/+1e306 (0 outside the support, where the log-space terms alone would give nan)."""
+    y = np.array([-1e306, *range(-1, n + 2), 1e306])
+    with pytest.raises(OverflowError):  # else this test no longer runs the fallback
+        stats.binom.pmf(y, n, theta)
+    with mpmath.workdps(40):
+        t = mpmath.mpf(theta)
+        exact = [
+            float(mpmath.binomial(n, k) * t**k * (1 - t) ** (n - k)) if 0 <= k <= n else 0.0
+            for k in range(-1, n + 2)
+        ]
+    exact = [0.0, *exact, 0.0]
+    got = binomial_pmf(y, n, theta)
+    assert got.dtype == np.float64 and got.shape == y.shape
+    assert exact[3] > 0  # y = 1: a non-zero pmf, subnormal for N = 1
+    for value, reference in zip(got.tolist(), exact):
+        assert value == pytest.approx(reference, rel=1e-12, abs=0)
+
+
+def test_binomial_poisson_distance_summed_over_several_chunks():
+    """lam = 1e8: the window lam -/+ (10 sqrt(lam) + 60) holds about 2e5 terms, summed in
+    more than one chunk. Against half the sum of |binom.pmf - poisson.pmf| written out over
+    lam -/+ 3e5 in one array (30 standard deviations each side)."""
+    lam, n = 1e8, 10**12
+    y = np.arange(lam - 3e5, lam + 3e5 + 1)
+    reference = 0.5 * np.abs(stats.binom.pmf(y, n, lam / n) - stats.poisson.pmf(y, lam)).sum()
+    assert binomial_poisson_distance(lam, n) == pytest.approx(reference, rel=1e-12)
+
+
+@pytest.mark.parametrize(
+    ("support", "probabilities", "error", "message"),
+    [
+        (
+            [["a"]],
+            [1.0],
+            TypeError,
+            "support must be a 1-D array of real numbers, got [['a']] (dtype <U1)",
+        ),
+        (
+            [0.0],
+            [["a"]],
+            TypeError,
+            "probabilities must be a 1-D array of probabilities, got [['a']] (dtype <U1)",
+        ),
+        (
+            [0.0, 1.0],
+            [1.0],
+            ValueError,
+            "support and probabilities must be non-empty, 1-D and of the same length, "
+            "got shapes (2,) and (1,)",
+        ),
+        (
+            [0.0, 1.0],
+            [1.5, -0.5],
+            ValueError,
+            "probabilities must be non-negative, got [1.5, -0.5]",
+        ),
+    ],
+)
+def test_pmf_mean_var_errors_in_full(support, probabilities, error, message):
+    with pytest.raises(error) as info:
+        pmf_mean_var(support, probabilities)
+    assert str(info.value) == message
+
+
+def test_geometric_mean_var_overflow_is_inf_without_a_warning():
+    """theta = 1e-200: mean 1e200; variance (1 - theta) / theta^2 = 1e400, beyond the
+    largest float: inf, silently."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        mean, var = geometric_mean_var(1e-200)
+    assert mean == pytest.approx(1e200, rel=1e-15) and var == math.inf

@@ -364,3 +364,171 @@ def test_pairwise_distances_of_distinct_rows_are_not_zero(rows, dtype):
     for i in range(len(rows)):
         for j in range(len(rows)):
             assert got[i, j].item() == pytest.approx(exact[i][j], rel=1e-6, abs=0)
+
+
+@pytest.mark.parametrize(
+    "embeddings, chunk_size, error, message",
+    [
+        (
+            torch.ones(2, 2, dtype=torch.int64),
+            256,
+            TypeError,
+            "embeddings must be a floating-point torch.Tensor, got dtype torch.int64",
+        ),
+        (
+            [[1.0, 2.0]],
+            256,
+            TypeError,
+            "embeddings must be a floating-point torch.Tensor, got [[1.0, 2.0]]",
+        ),
+        (
+            torch.tensor([[1.0, 2.0], [float("nan"), 3.0]]),
+            256,
+            ValueError,
+            "embeddings must be finite, got a NaN or inf in row 1: [nan, 3.0]",
+        ),
+        (torch.ones(2, 2), 0, ValueError, "chunk_size must be a positive integer, got 0"),
+    ],
+)
+def test_pairwise_distances_errors_in_full(embeddings, chunk_size, error, message):
+    """The whole message: the argument, what was wrong, and the value (or row) received."""
+    with pytest.raises(error) as info:
+        pairwise_distances(embeddings, chunk_size=chunk_size)
+    assert str(info.value) == message
+
+
+def test_pairwise_distances_of_no_rows_stay_on_the_input_device():
+    """n = 0: the (0, 0) result is on the input's device (the meta device here: no data)."""
+    got = pairwise_distances(torch.zeros(0, 3, device="meta"))
+    assert got.device.type == "meta" and got.shape == (0, 0)
+
+
+@pytest.mark.parametrize(
+    "rows, dtype, chunk_size, rel",
+    [
+        # rows 1e-13 apart near 1: the centred rows are scaled up by 2**43 (exactly)
+        (
+            [[1.0, 1.0], [1 + 1e-13, 1.0], [1.0, 1 + 3e-13], [1 - 2e-13, 1 + 1e-13]],
+            torch.float64,
+            256,
+            1e-13,
+        ),
+        # coordinates near 1e300 and 1e-300: scaled by powers of two around the mean
+        ([[1e300, -2e300], [3e300, 1e299], [-1e300, 5e299]], torch.float64, 256, 1e-13),
+        ([[1e-300, -2e-300], [3e-300, 1e-301], [-1e-300, 5e-301]], torch.float64, 256, 1e-13),
+        # near the largest float: their sum (and so their unscaled mean) overflows
+        ([[1.5e308, 1.0], [1.7e308, 2.0], [1.6e308, -1.0]], torch.float64, 256, 1e-13),
+        # rows 1e287 apart near 1e300: scaled twice (coordinates, then centred rows)
+        (
+            [[1e300, 1e300], [1e300 * (1 + 1e-13), 1e300], [1e300, 1e300 * (1 + 3e-13)]],
+            torch.float64,
+            256,
+            1e-13,
+        ),
+        # one row per block; a nearly equal pair (recomputed) in the last block
+        (
+            [[0.0, 1.0], [2.0, -1.0], [5.0, 4.0], [1e3, 1e3], [1e3 + 1e-9, 1e3]],
+            torch.float64,
+            1,
+            1e-12,
+        ),
+        (
+            [[0.0, 1.0], [2.0, -1.0], [5.0, 4.0], [1e3, 1e3], [1e3 + 1e-9, 1e3]],
+            torch.float64,
+            2,
+            1e-12,
+        ),
+        # float16 is computed in float32 and rounded back to float16
+        (
+            [[0.0, 1.0], [2.0, -1.0], [5.0, 4.5], [100.0, 100.0], [100.0, 100.125]],
+            torch.float16,
+            256,
+            2**-11,
+        ),
+        (
+            [[0.0, 1.0], [2.0, -1.0], [5.0, 4.5], [100.0, 100.0], [100.0, 100.5]],
+            torch.bfloat16,
+            2,
+            2**-8,
+        ),
+    ],
+)
+def test_pairwise_distances_at_the_edges_match_mpmath(rows, dtype, chunk_size, rel):
+    """Each distance within `rel` (relative) of the 40-digit one, in the input's dtype."""
+    x = torch.tensor(rows, dtype=torch.float64).to(dtype)
+    got = pairwise_distances(x, chunk_size=chunk_size)
+    assert got.dtype == dtype and got.shape == (len(rows), len(rows))
+    exact = _exact_distances(x)
+    for i in range(len(rows)):
+        for j in range(len(rows)):
+            assert got[i, j].item() == pytest.approx(exact[i][j], rel=rel, abs=0), (i, j)
+
+
+@pytest.mark.parametrize(
+    ("k", "message"),
+    [
+        (torch.tensor([1.0, 2.0]), "k must be a real number, got tensor([1., 2.]) (Tensor)"),
+        (torch.tensor(True), "k must be a real number, got tensor(True) (Tensor)"),
+        (torch.tensor(1 + 1j), "k must be a real number, got tensor(1.+1.j) (Tensor)"),
+    ],
+)
+def test_shift_matrix_rejects_tensors_that_are_not_one_real_number(k, message):
+    with pytest.raises(TypeError) as info:
+        shift_matrix(k, 4)
+    assert str(info.value) == message
+
+
+@pytest.mark.parametrize("k", [torch.tensor(3.0), torch.tensor(3)])
+def test_shift_matrix_takes_a_zero_dimensional_tensor_as_its_number(k):
+    """M(3) for d = 4 written out: blocks [[cos, sin], [-sin, cos]] of 3 w_i, w = (1, 1e-2)."""
+    expected = torch.zeros(4, 4)
+    for i, w in enumerate((1.0, 1e-2)):
+        c, s = math.cos(3 * w), math.sin(3 * w)
+        expected[2 * i : 2 * i + 2, 2 * i : 2 * i + 2] = torch.tensor([[c, s], [-s, c]])
+    torch.testing.assert_close(shift_matrix(k, 4), expected)
+
+
+@pytest.mark.parametrize(
+    ("call", "error", "message"),
+    [
+        (
+            lambda: rounding_error([["a"]], 4),
+            TypeError,
+            "positions must be non-negative integer positions, got [['a']] (dtype <U1)",
+        ),
+        (lambda: rounding_error([1.5], 4), ValueError, "positions must be integers, got [1.5]"),
+        (
+            lambda: distance_at_offset([["a"]], 4),
+            TypeError,
+            "k must be a real number or a tensor of real numbers, got [['a']] (dtype <U1)",
+        ),
+        (
+            lambda: SinusoidalEmbeddings(10, 4)([1, 2]),
+            TypeError,
+            "positions must be a torch.Tensor, got list",
+        ),
+    ],
+)
+def test_embeddings_errors_in_full(call, error, message):
+    with pytest.raises(error) as info:
+        call()
+    assert str(info.value) == message
+
+
+def test_rounding_error_at_the_edges_of_its_positions():
+    """Position 0: sin 0 = 0 and cos 0 = 1 in every dtype, no error; position 65504, the
+    largest float16, is accepted (the error is then of order 1); with base 100, the
+    float32 table at position 1000 is off by about 1000 * 2**-24 at most, as with
+    the default base (a table of base 10000 against one of base 100 would be off by ~1)."""
+    assert rounding_error([0], 4).tolist() == [0.0]
+    assert 0.1 < rounding_error([65504], 4, dtype=torch.float16).item() <= 2.0
+    assert rounding_error([1000], 4, base=100.0).item() < 4 * 1000 * 2.0**-24
+
+
+def test_module_table_uses_its_base():
+    """base = 100, d = 4: omega = (1, 100**-0.5 = 0.1); row t is
+    (sin t, cos t, sin 0.1 t, cos 0.1 t), written out."""
+    table = SinusoidalEmbeddings(5, 4, base=100.0, dtype=torch.float64).embeddings
+    for t in range(5):
+        expected = [math.sin(t), math.cos(t), math.sin(0.1 * t), math.cos(0.1 * t)]
+        assert table[t].tolist() == pytest.approx(expected, rel=1e-12, abs=1e-15)

@@ -321,3 +321,12 @@ def test_a_mistyped_root_is_an_error_naming_it(tmp_path, capsys):
     assert exit_.value.code == 2
     assert f"--root {typo}: no such folder" in capsys.readouterr().err
     assert not typo.exists()
+
+
+def test_style_defaults_to_the_light_theme():
+    """style() is style("light"): the light grid colour, not the dark one."""
+    with style():
+        default = plt.rcParams["grid.color"]
+    with style("dark"):
+        dark = plt.rcParams["grid.color"]
+    assert (default, dark) == ("#d0d7de", "#3d4350")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import sys
+import warnings
 from decimal import Decimal, getcontext
 from fractions import Fraction
 
@@ -678,3 +679,245 @@ def test_public_names():
     assert set(linalg.__all__) >= {"project", "gram_schmidt"}
     for name in linalg.__all__:
         assert getattr(linalg, name).__doc__
+
+
+@pytest.mark.parametrize(
+    ("X", "rtol", "error", "message"),
+    [
+        ([["a"]], 1e-10, TypeError, "X must be a matrix of real numbers, got [['a']] (dtype <U1)"),
+        (np.eye(2), 0.0, ValueError, "rtol must be a real number in (0, 1), got 0.0"),
+        (np.eye(2), 1.0, ValueError, "rtol must be a real number in (0, 1), got 1.0"),
+        (np.eye(2), 1.5, ValueError, "rtol must be a real number in (0, 1), got 1.5"),
+        (
+            np.zeros((0, 2)),
+            1e-10,
+            ValueError,
+            "X must be a non-empty 1-D or 2-D array, got shape (0, 2)",
+        ),
+        (
+            [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 0.0], [1.0, 1.0, 0.0]],
+            1e-10,
+            ValueError,
+            "X has linearly dependent columns: column 2 is zero, a combination of columns 0..1",
+        ),
+    ],
+)
+def test_gram_schmidt_errors_in_full(X, rtol, error, message):
+    """The whole message: the argument, the rule it breaks, and what was received."""
+    with pytest.raises(error) as info:
+        gram_schmidt(X, rtol=rtol)
+    assert str(info.value) == message
+
+
+def test_gram_schmidt_rtol_is_relative_to_the_column_length():
+    """Column 1's residual against column 0 is about 0.07 of its length (least squares):
+    refused at rtol = 0.1, accepted at rtol = 0.05 (the docstring's rule)."""
+    X = np.array([[1.0, 1.1], [1.0, 0.9], [1.0, 1.0], [1.0, 1.0]])
+    coef = np.linalg.lstsq(X[:, :1], X[:, 1], rcond=None)[0]
+    relative = np.linalg.norm(X[:, 1] - X[:, :1] @ coef) / np.linalg.norm(X[:, 1])
+    assert 0.05 < relative < 0.1
+    with pytest.raises(ValueError) as info:
+        gram_schmidt(X, rtol=0.1)
+    assert str(info.value) == (
+        "X has linearly dependent columns: column 1 is, to relative tolerance rtol=0.1, "
+        "a combination of columns 0..0"
+    )
+    Q = gram_schmidt(X, rtol=0.05)
+    np.testing.assert_allclose(Q.T @ Q, np.eye(2), atol=1e-12)
+
+
+@pytest.mark.parametrize(
+    ("A", "cond_max", "error", "message"),
+    [
+        (
+            [["a"]],
+            1e10,
+            TypeError,
+            "A must be a square matrix of real numbers, got [['a']] (dtype <U1)",
+        ),
+        (np.eye(2), 0.5, ValueError, "cond_max must be a real number in [1, inf), got 0.5"),
+    ],
+)
+def test_diagonalize_errors_in_full(A, cond_max, error, message):
+    with pytest.raises(error) as info:
+        diagonalize(A, cond_max=cond_max)
+    assert str(info.value) == message
+
+
+@pytest.mark.parametrize("cond_max", [1.0, 1.5])
+def test_diagonalize_accepts_condition_number_equal_to_cond_max(cond_max):
+    """A diagonal matrix: U = I, of condition number exactly 1, within any cond_max >= 1
+    (the docstring refuses only a condition number above it)."""
+    lam, U = diagonalize(np.diag([1.0, 2.0]), cond_max=cond_max)
+    np.testing.assert_array_equal(lam, [1.0, 2.0])
+    np.testing.assert_array_equal(U, np.eye(2))
+
+
+@pytest.mark.parametrize(
+    ("y", "A", "error", "message"),
+    [
+        (
+            [["a"]],
+            [1.0],
+            TypeError,
+            "y must be a vector or matrix of real numbers, got [['a']] (dtype <U1)",
+        ),
+        (
+            [1.0],
+            [["a"]],
+            TypeError,
+            "A must be a vector or matrix of real numbers, got [['a']] (dtype <U1)",
+        ),
+        (
+            [1.0, 2.0],
+            [[1.0], [2.0], [3.0]],
+            ValueError,
+            "mismatched dimensions: y has 2 rows, A has 3 rows",
+        ),
+        (
+            [1.0, 2.0, 3.0],
+            np.ones((3, 1, 1)),
+            ValueError,
+            "A must be a non-empty 1-D or 2-D array, got shape (3, 1, 1)",
+        ),
+    ],
+)
+def test_project_errors_in_full(y, A, error, message):
+    with pytest.raises(error) as info:
+        project(y, A)
+    assert str(info.value) == message
+
+
+@pytest.mark.parametrize(
+    ("p", "u", "q", "v", "message"),
+    [
+        (
+            [0, 0, 0],
+            [0, 0, 0],
+            [1, 0, 0],
+            [0, 1, 0],
+            "u must be a non-zero direction vector, got [0.0, 0.0, 0.0]",
+        ),
+        (
+            [0, 0, 0],
+            [1, 0, 0],
+            [1, 0, 0],
+            [0, 0, 0],
+            "v must be a non-zero direction vector, got [0.0, 0.0, 0.0]",
+        ),
+        (
+            [0, 0],
+            [1, 0, 0],
+            [1, 0, 0],
+            [0, 1, 0],
+            "mismatched dimensions: p has 2, u has 3, q has 3, v has 3",
+        ),
+        (
+            [0, 0, 0],
+            [1, 0],
+            [1, 0, 0],
+            [0, 1, 0],
+            "mismatched dimensions: p has 3, u has 2, q has 3, v has 3",
+        ),
+        (
+            [0, 0, 0],
+            [1, 0, 0],
+            [1, 0],
+            [0, 1, 0],
+            "mismatched dimensions: p has 3, u has 3, q has 2, v has 3",
+        ),
+        (
+            [0, 0, 0],
+            [1, 0, 0],
+            [1, 0, 0],
+            [0, 1],
+            "mismatched dimensions: p has 3, u has 3, q has 3, v has 2",
+        ),
+    ],
+)
+def test_distance_line_line_errors_in_full(p, u, q, v, message):
+    with pytest.raises(ValueError) as info:
+        distance_line_line(p, u, q, v)
+    assert str(info.value) == message
+
+
+def test_project_beyond_the_largest_float_is_inf_without_a_warning():
+    """y = (1.7e308, 1.7e308) onto the line of (1, 2): (3 * 1.7e308 / 5) (1, 2), whose second
+    coordinate 2.04e308 exceeds the largest float (1.8e308): inf, silently."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        got = project([1.7e308, 1.7e308], [[1.0], [2.0]])
+    assert got[0] == pytest.approx(1.7e308 / 5 * 3, rel=1e-15) and got[1] == math.inf
+
+
+@pytest.mark.parametrize(
+    ("function", "args", "message"),
+    [
+        (
+            distance_point_plane,
+            ([0, 0], [0, 0, 0], [0, 0, 1]),
+            "mismatched dimensions: p has 2, q has 3, normal has 3",
+        ),
+        (
+            distance_point_plane,
+            ([0, 0, 0], [0, 0], [0, 0, 1]),
+            "mismatched dimensions: p has 3, q has 2, normal has 3",
+        ),
+        (
+            distance_point_plane,
+            ([0, 0, 0], [0, 0, 0], [0, 1]),
+            "mismatched dimensions: p has 3, q has 3, normal has 2",
+        ),
+        (
+            distance_point_plane,
+            ([0, 0, 0], [0, 0, 0], [0, 0, 0]),
+            "normal must be a non-zero vector, got [0.0, 0.0, 0.0]",
+        ),
+        (
+            distance_point_line,
+            ([0, 0], [0, 0, 0], [0, 0, 1]),
+            "mismatched dimensions: p has 2, q has 3, u has 3",
+        ),
+        (
+            distance_point_line,
+            ([0, 0, 0], [0, 0], [0, 0, 1]),
+            "mismatched dimensions: p has 3, q has 2, u has 3",
+        ),
+        (
+            distance_point_line,
+            ([0, 0, 0], [0, 0, 0], [0, 1]),
+            "mismatched dimensions: p has 3, q has 3, u has 2",
+        ),
+        (
+            distance_point_line,
+            ([0, 0, 0], [0, 0, 0], [0, 0, 0]),
+            "u must be a non-zero direction vector, got [0.0, 0.0, 0.0]",
+        ),
+    ],
+)
+def test_point_distances_errors_in_full(function, args, message):
+    with pytest.raises(ValueError) as info:
+        function(*args)
+    assert str(info.value) == message
+
+
+def test_distance_line_line_scalar_names_both_normals_when_not_parallel():
+    with pytest.raises(ValueError) as info:
+        distance_line_line_scalar(1.0, 0.0, 0.0, 0.0, 1.0, 0.0)
+    assert str(info.value) == (
+        "the lines are not parallel: (a1, b1) = (1.0, 0.0), (a2, b2) = (0.0, 1.0)"
+    )
+
+
+def test_distance_line_line_scalar_parallel_to_one_part_in_1e12():
+    """Normals (1, 0) and (1, b): |sin(angle)| = b / sqrt(1 + b^2), about b. At b = 1.2e-12
+    the lines are not parallel; at b = 9e-13 they are, 3 apart (x = 0 and x = -3)."""
+    with pytest.raises(ValueError, match="the lines are not parallel"):
+        distance_line_line_scalar(1.0, 0.0, 0.0, 1.0, 1.2e-12, 3.0)
+    assert distance_line_line_scalar(1.0, 0.0, 0.0, 1.0, 9e-13, 3.0) == pytest.approx(3.0)
+
+
+def test_diagonalize_one_by_one():
+    """A 1 x 1 matrix [[5]]: eigenvalue 5, eigenvector 1."""
+    lam, U = diagonalize([[5.0]])
+    assert lam.tolist() == [5.0] and U.tolist() == [[1.0]]

@@ -304,3 +304,76 @@ def test_simulation_is_seeded_and_plays_the_same_games_for_both_strategies():
 def test_simulation_bad_input(args, error, match):
     with pytest.raises(error, match=match):
         simulate_monty_hall(*args)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"rtol": -0.1}, "rtol must be a real number in [0, 1), got -0.1"),
+        ({"rtol": 1.0}, "rtol must be a real number in [0, 1), got 1.0"),
+        ({"rtol": 1.5}, "rtol must be a real number in [0, 1), got 1.5"),
+        ({"atol": -1e-3}, "atol must be a real number in [0, inf), got -0.001"),
+    ],
+)
+def test_is_independent_tolerance_errors_in_full(kwargs, message):
+    with pytest.raises(ValueError) as info:
+        is_independent([[0.25, 0.25], [0.25, 0.25]], **kwargs)
+    assert str(info.value) == message
+
+
+@pytest.mark.parametrize(
+    ("joint", "rtol", "atol", "expected"),
+    [
+        # marginals 0.5 and 0.5: the product table is 0.25 everywhere, exactly
+        ([[0.25, 0.25], [0.25, 0.25]], 0.0, 0.0, True),  # equal: within zero tolerance
+        ([[0.26, 0.24], [0.24, 0.26]], 0.0, 0.02, True),  # 0.01 off, within atol
+        ([[0.26, 0.24], [0.24, 0.26]], 0.0, 0.005, False),  # 0.01 off, beyond atol
+        ([[0.26, 0.24], [0.24, 0.26]], 0.05, 0.0, True),  # 0.01 <= 0.05 * 0.26
+        ([[0.26, 0.24], [0.24, 0.26]], 0.03, 0.0, False),  # 0.01 > 0.03 * 0.26
+    ],
+)
+def test_is_independent_tolerances(joint, rtol, atol, expected):
+    """|p(x, y) - p(x) p(y)| <= rtol max(p(x, y), p(x) p(y)) + atol, the product by hand."""
+    assert is_independent(joint, rtol=rtol, atol=atol) is expected
+
+
+def test_defaults_are_the_documented_ones():
+    """monty_hall_posterior(): chose door 1, host opened 3 (the notes' game, by hand:
+    1/3, 2/3, 0); central_interval(): 95 % of N(0, 1), -/+ 1.959963984540054 (scipy's
+    ppf written out); monty_hall_wins: seed 0."""
+    assert monty_hall_posterior() == {1: Fraction(1, 3), 2: Fraction(2, 3), 3: Fraction(0)}
+    lo, hi = central_interval()
+    assert (lo, hi) == pytest.approx((stats.norm.ppf(0.025), stats.norm.ppf(0.975)), rel=1e-15)
+    assert (monty_hall_wins(200, True) == monty_hall_wins(200, True, seed=0)).all()
+    assert (monty_hall_wins(200, True) != monty_hall_wins(200, True, seed=1)).any()
+
+
+def test_monty_hall_wins_rejects_a_negative_seed_in_full():
+    with pytest.raises(ValueError) as info:
+        monty_hall_wins(10, True, seed=-1)
+    assert str(info.value) == "seed must be a non-negative integer, got -1"
+
+
+@pytest.mark.parametrize(
+    ("prior", "likelihood"),
+    [
+        ([Fraction(1, 2), Fraction(1, 2)], [0.2, 0.6]),
+        ([0.5, 0.5], [Fraction(1, 5), Fraction(3, 5)]),
+    ],
+)
+def test_bayes_posterior_is_exact_only_when_both_are_fractions(prior, likelihood):
+    """Fractions in one argument and floats in the other: a float posterior, by hand
+    0.1 / 0.4 and 0.3 / 0.4."""
+    got = bayes_posterior(prior, likelihood)
+    assert got.dtype == np.float64
+    np.testing.assert_allclose(got, [0.25, 0.75], rtol=1e-15)
+
+
+def test_bayes_posterior_exact_prior_must_sum_to_exactly_one():
+    """Fractions are checked exactly: 1 + 1e-15 is refused (floats get SUM_TOLERANCE)."""
+    prior = [Fraction(1, 2), Fraction(1, 2) + Fraction(1, 10**15)]
+    with pytest.raises(ValueError) as info:
+        bayes_posterior(prior, [Fraction(1, 5), Fraction(3, 5)])
+    assert str(info.value) == (
+        "prior must sum to 1, got Fraction(1000000000000001, 1000000000000000)"
+    )
