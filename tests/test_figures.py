@@ -143,6 +143,20 @@ def test_build_is_cached_deterministic_and_cleans_up(tree, project, capsys):
     assert not light.exists() and not dark.exists()  # no stale figure left behind
 
 
+def test_a_figure_being_written_is_a_file_mkdocs_does_not_collect(tmp_path):
+    """A build reading docs/ while figures are drawn (another process: a second build, a
+    test) must not collect a half-written file (a strict build failed so, copying a
+    `.svg.tmp` that had been renamed away)."""
+    from mkdocs.structure.files import _default_exclude
+
+    target = tmp_path / "docs" / "figures" / "line-dark.svg"
+    partial = figure_builder.partial_path(target)
+    assert partial.parent == target.parent  # renamed into place on the same file system
+    relative = partial.relative_to(tmp_path / "docs").as_posix()
+    assert _default_exclude.match_file(relative), f"MkDocs would collect {relative}"
+    assert not _default_exclude.match_file("figures/line-dark.svg")  # the check can fail
+
+
 def test_a_failing_script_fails_the_build_names_itself_and_leaves_no_stale_figure(
     tree, project, capsys
 ):

@@ -215,6 +215,13 @@ def _check_package(project: FigureProject) -> None:
         )
 
 
+def partial_path(target: Path) -> Path:
+    """Where a figure is written before it is renamed to `target`: a dotfile, which MkDocs
+    never collects, so a build reading docs/ meanwhile (another process's) neither copies
+    it nor fails when it is renamed away."""
+    return target.with_name(f".{target.name}.{os.getpid()}.tmp")
+
+
 def render(name: str, script: str) -> tuple[str, float, str | None, list[str] | None]:
     """Worker: draw one figure in both themes. Returns (name, seconds, error or None, the
     `mlnotes` files the script imported, relative to `mlnotes/`, or None if it failed).
@@ -247,7 +254,7 @@ def render(name: str, script: str) -> tuple[str, float, str | None, list[str] | 
             with style(theme):
                 fig = make_figure()
                 target = project.out / f"{name}{suffix}.svg"
-                tmp = target.with_suffix(".svg.tmp")
+                tmp = partial_path(target)
                 fig.savefig(tmp, format="svg", metadata={"Date": None})
                 plt.close(fig)
             os.replace(tmp, target)
