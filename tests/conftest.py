@@ -51,19 +51,10 @@ settings.load_profile("mlnotes")
 WHOLE_SITE_FIXTURES = {"built_site", "site", "base_url", "offline_site"}
 
 
-# `make test` runs on every core (pytest-xdist, `--dist loadgroup`): the browser and slow
-# tests stay together on one worker, in one session (one site build, one browser, ports
-# and scratch projects used one at a time, as in a serial run); the quick tier spreads
-# over the others.
-ONE_WORKER = pytest.mark.xdist_group("browser-and-slow")
-
-
 def pytest_collection_modifyitems(items):
     for item in items:
         if WHOLE_SITE_FIXTURES & set(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.slow)
-        if item.get_closest_marker("slow") or item.get_closest_marker("browser"):
-            item.add_marker(ONE_WORKER)
 
 
 @dataclass

@@ -10,7 +10,7 @@ BENCH = {
         ["docs/notes/cnn.md edited", "8.0 s"],
         ["  expected by the cache keys", "figures: cnn_a; notebooks: cnn (as redone)"],
         ["distances: pairwise_distances n=2000", "0.12 s, peak 31 MiB"],
-        ["tests: make test's pytest (-n auto --dist loadgroup; 1 run)", "400 s"],
+        ["tests: pytest (1 run)", "400 s"],
     ],
     "machine": {
         "cpus": 2,
