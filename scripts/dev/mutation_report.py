@@ -310,62 +310,47 @@ def render(data: dict, a: Analysis) -> tuple[str, str]:
     rows = [r for r in rows if r["block"].get("kind", "Check") == "Check"]
     nothing = [r for r in rows if r["verdict"] in ("kills nothing", "no doctest")]
     carried_only = [r for r in rows if r["verdict"] == "kills only through earlier values"]
-    w(f"## Check blocks that kill nothing ({len(nothing)} of {len(rows)})\n")
-    if nothing:
-        w(
-            "Each must be rewritten to compare with an independent reference (a formula "
-            "written out, mpmath, a second library, a hand count) or renamed for what it is "
-            '("In code:", an illustration).\n'
-        )
-        w(
-            "*Why* says what the block lacks: no doctest at all (its evidence is prose or a "
-            "test elsewhere); no call into `mlnotes` (numpy or scipy against numbers written "
-            "on the page: mutation testing cannot judge it, a reader must); or calls into "
-            "`mlnotes` none of whose mutants make it fail.\n"
-        )
-        w("| block | section | under | examples | calls | why |")
-        w("|---|---|---|---:|---|---|")
-        for r in nothing:
-            why = (
-                "no doctest"
-                if r["verdict"] == "no doctest"
-                else "kills none of the mutants it runs"
-                if r["calls"]
-                else "calls no mlnotes code"
-            )
-            w(_block_row(units, r) + f" {why} |")
-        w("")
-    else:
-        w("None.\n")
-    w(f"## Check blocks that kill only through earlier values ({len(carried_only)})\n")
-    if carried_only:
-        w(
-            "They call none of the mutated functions whose mutants they kill: the mutant "
-            "changed a value computed before the block, and the block noticed. Right if the "
-            "block compares that value with an independent reference.\n"
-        )
-        w("| block | section | under | examples | calls | kills |")
-        w("|---|---|---|---:|---|---:|")
-        for r in carried_only:
-            w(_block_row(units, r) + f" {_count(r['carried'])} |")
-        w("")
-    else:
-        w("None.\n")
-    w(f"## Worked out and In code blocks ({len(others)})\n")
-    if others:
-        w(
-            "Not judged here: a *Worked out* block shows evidence that no `mlnotes` function "
-            "computes (an argument, NumPy or SciPy against numbers worked by hand), which a "
-            "reader checks; an *In code* block illustrates. A Worked out block that calls "
-            "`mlnotes` and kills a mutant could be a Check.\n"
-        )
-        w("| block | section | under | examples | calls | kills directly |")
-        w("|---|---|---|---:|---|---:|")
-        for r in others:
-            w(_block_row(units, r) + f" {_count(r['direct'])} |")
-        w("")
-    else:
-        w("None.\n")
+    _block_table(
+        w,
+        units,
+        f"Check blocks that kill nothing ({len(nothing)} of {len(rows)})",
+        nothing,
+        "*Why* says what the block lacks: no doctest at all (its evidence is prose or a "
+        "test elsewhere); no call into `mlnotes` (numpy or scipy against numbers written "
+        "on the page: mutation testing cannot judge it, a reader must); or calls into "
+        "`mlnotes` none of whose mutants make it fail.",
+        ("why", "---"),
+        lambda r: (
+            "no doctest"
+            if r["verdict"] == "no doctest"
+            else "kills none of the mutants it runs"
+            if r["calls"]
+            else "calls no mlnotes code"
+        ),
+    )
+    _block_table(
+        w,
+        units,
+        f"Check blocks that kill only through earlier values ({len(carried_only)})",
+        carried_only,
+        "They call none of the mutated functions whose mutants they kill: the mutant "
+        "changed a value computed before the block, and the block noticed. Right if the "
+        "block compares that value with an independent reference.",
+        ("kills", "---:"),
+        lambda r: _count(r["carried"]),
+    )
+    _block_table(
+        w,
+        units,
+        f"Worked out and In code blocks ({len(others)})",
+        others,
+        "Not judged here: a *Worked out* block shows evidence that no `mlnotes` function "
+        "computes (an argument, NumPy or SciPy against numbers worked by hand), which a "
+        "reader checks; an *In code* block illustrates. A Worked out block that calls "
+        "`mlnotes` and kills a mutant could be a Check.",
+        ("kills directly", "---:"),
+        lambda r: _count(r["direct"]),
+    )
 
     # survivors
     survivors = [k for k in a.selected if a.status[k] == "survived"]
@@ -537,6 +522,23 @@ def render(data: dict, a: Analysis) -> tuple[str, str]:
             + (f"  [{why}]" if why else "")
         )
     return "\n".join(out) + "\n", "\n".join(summary)
+
+
+def _block_table(
+    w, units: list[dict], title: str, rows: list[dict], intro: str, last: tuple[str, str], cell
+) -> None:
+    """A section listing evidence blocks: its title, what it means, one row a block (the
+    block's columns, then `last`'s column filled by `cell(row)`), or "None."."""
+    w(f"## {title}\n")
+    if not rows:
+        w("None.\n")
+        return
+    w(intro + "\n")
+    w(f"| block | section | under | examples | calls | {last[0]} |")
+    w(f"|---|---|---|---:|---|{last[1]}|")
+    for r in rows:
+        w(_block_row(units, r) + f" {cell(r)} |")
+    w("")
 
 
 def _block_row(units: list[dict], r: dict) -> str:
