@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
 
-from mlnotes_site import keys
+from mlnotes_site import explore, keys
 
 THEMES = {"light": "", "dark": "-dark"}  # theme -> file-name suffix
 PACKAGE = "mlnotes"  # the package the figures import and are keyed on
@@ -222,13 +222,26 @@ def partial_path(target: Path) -> Path:
     return target.with_name(f".{target.name}.{os.getpid()}.tmp")
 
 
-def render(name: str, script: str) -> tuple[str, float, str | None, list[str] | None]:
-    """Worker: draw one figure in both themes. Returns (name, seconds, error or None, the
-    `mlnotes` files the script imported, relative to `mlnotes/`, or None if it failed).
+def render(
+    name: str,
+    script: str,
+    files: tuple[str, str] | None = None,
+    point: dict | None = None,
+    values: dict | None = None,
+) -> tuple[str, str | None, float, str | None, list[str] | None, str | None]:
+    """Worker: draw one figure, or one point of an explorable one, in both themes.
+
+    `files`: the light and dark files, relative to the figures' folder (default
+    `<name>.svg`, `<name>-dark.svg`); `point`: make_figure's keyword arguments (None: its
+    defaults, today's figure; a point's SVG describes the call); `values`: the point whose
+    `caption_values` to return (None: not explorable). Returns (name, the point's id or
+    None, seconds, error or None, the `mlnotes` files the script imported, relative to
+    `mlnotes/`, or None if it failed, the caption's values or None).
 
     For a worker process only (`start_worker`): it installs an import recorder, which
     reloads `mlnotes`."""
     start = time.perf_counter()
+    point_id = explore.point_id(point) if point else None
     try:
         recorder = _recorder()
         project = _WORKER.project
@@ -250,17 +263,31 @@ def render(name: str, script: str) -> tuple[str, float, str | None, list[str] | 
         make_figure = getattr(module, "make_figure", None)
         if not callable(make_figure):
             raise TypeError(f"{project.shown(Path(script))} defines no make_figure() function")
-        for theme, suffix in THEMES.items():
+        metadata = {"Date": None}
+        if point:  # what the frame was drawn with, in the file itself
+            metadata["Description"] = explore.call(point)
+        caption = None
+        if values is not None:
+            caption = module.caption_values(**values)
+            if not isinstance(caption, str) or not caption.strip():
+                raise TypeError(
+                    f"{project.shown(Path(script))}: {explore.call(values, 'caption_values')} "
+                    f"returned {caption!r}, not a sentence"
+                )
+        for theme, file in zip(THEMES, files or [f"{name}{s}.svg" for s in THEMES.values()]):
             with style(theme):
-                fig = make_figure()
-                target = project.out / f"{name}{suffix}.svg"
+                fig = make_figure(**(point or {}))
+                target = project.out / file
+                target.parent.mkdir(parents=True, exist_ok=True)
                 tmp = partial_path(target)
-                fig.savefig(tmp, format="svg", metadata={"Date": None})
+                fig.savefig(tmp, format="svg", metadata=metadata)
                 plt.close(fig)
             os.replace(tmp, target)
-        return name, time.perf_counter() - start, None, recorder.files(module_name)
+        imported = recorder.files(module_name)
+        return name, point_id, time.perf_counter() - start, None, imported, caption
     except Exception as exc:
-        return name, time.perf_counter() - start, keys.ImportRecorder.format_exception(exc), None
+        error = keys.ImportRecorder.format_exception(exc)
+        return name, point_id, time.perf_counter() - start, error, None, None
 
 
 # ---------------------------------------------------------------------------------------
@@ -284,6 +311,119 @@ def _after_run(project, script, versions, key, used, imported) -> str:
     return key
 
 
+def point_key(figure_key: str, point_id: str) -> str:
+    """The key of one point of an explorable figure: its figure's key and the point."""
+    return keys.Key("figure point").add("figure", figure_key).add("point", point_id).hexdigest()
+
+
+@dataclass
+class _Plan:
+    """What one build does for one figure: its key, its grid (None: a static figure), the
+    tasks to draw (`render`'s arguments after the script) and what they returned."""
+
+    key: str
+    grid: explore.Explore | None = None
+    error: str | None = None
+    tasks: list[tuple] | None = None
+    done: dict = None  # point id (None: the default) -> (seconds, imports, caption)
+
+    def frames(self, project: FigureProject, name: str) -> list[Path]:
+        """The files of its points other than the default's, and its manifest."""
+        if self.grid is None:
+            return []
+        files = [
+            project.out / f
+            for point in self.grid.points()
+            if point != self.grid.default
+            for f in self.grid.files(name, point)
+        ]
+        return [*files, explore.manifest_path(project.out, name)]
+
+
+def _plan(project: FigureProject, name: str, script: Path, key: str, force: bool) -> _Plan:
+    """The tasks that bring figure `name` up to date: its default (today's figure) unless
+    its stamp is fresh, and each point whose manifest entry has another key or a missing
+    file; a bad `EXPLORE` is the figure's error."""
+    plan = _Plan(key, tasks=[], done={})
+    try:
+        plan.grid = explore.read(script, project.shown(script))
+    except explore.ExploreError as error:
+        plan.error = str(error)
+        return plan
+    grid = plan.grid
+    old = (explore.read_manifest(project.out, name) or {}).get("points", {}) if grid else {}
+
+    def fresh(point: dict) -> bool:
+        entry = old.get(grid.point_id(point))
+        return (
+            isinstance(entry, dict)
+            and entry.get("key") == point_key(key, grid.point_id(point))
+            and all((project.out / f).is_file() for f in grid.files(name, point))
+        )
+
+    default_fresh = project.stamp(name).fresh(key) and (grid is None or fresh(grid.default))
+    if force or not default_fresh:
+        plan.tasks.append((None, None, grid.default if grid else None))
+    elif grid is not None:
+        plan.done[None] = (0.0, None, old[grid.point_id(grid.default)]["caption"])
+    for point in grid.points() if grid else []:
+        if point == grid.default:
+            continue
+        pid = grid.point_id(point)
+        if force or not fresh(point):
+            plan.tasks.append((grid.files(name, point), point, point))
+        else:
+            plan.done[pid] = (0.0, None, old[pid]["caption"])
+    return plan
+
+
+def _write_manifest(project: FigureProject, name: str, plan: _Plan, key: str) -> None:
+    """The manifest of an explorable figure: each point's parameters, files, caption
+    values and key, in the grid's order (explore.read_manifest)."""
+    grid = plan.grid
+    points = {}
+    for point in grid.points():
+        pid = grid.point_id(point)
+        done = plan.done[None if point == grid.default else pid]
+        points[pid] = {
+            "params": point,
+            "files": list(grid.files(name, point)),
+            "caption": done[2],
+            "key": point_key(key, pid),
+        }
+    manifest = {"parameters": [p.name for p in grid.parameters], "points": points}
+    path = explore.manifest_path(project.out, name)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = partial_path(path)
+    tmp.write_text(json.dumps(manifest, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def _remove_stale(project: FigureProject, scripts: dict[str, Path], plans: dict) -> None:
+    """Delete every drawing no script makes: a script gone, a point no longer on its grid,
+    a figure no longer explorable (the figures of scripts not built now are kept)."""
+    expected = {p.name for name in scripts for p in project.outputs(name)}
+    for stale in project.out.glob("*.svg"):
+        if stale.name not in expected:
+            stale.unlink()
+            print(f"[figures] {stale.stem}: removed (no script)", flush=True)
+    for folder in project.out.iterdir():
+        if not folder.is_dir() or (folder.name in scripts and folder.name not in plans):
+            continue
+        plan = plans.get(folder.name)
+        keep = set(plan.frames(project, folder.name)) if plan and not plan.error else set()
+        removed = 0
+        for path in folder.iterdir():
+            if path.is_file() and path not in keep and not path.name.startswith("."):
+                path.unlink()
+                removed += 1
+        if removed:
+            why = "no script" if folder.name not in scripts else "not on its grid"
+            print(f"[figures] {folder.name}/: {removed} files removed ({why})", flush=True)
+        with contextlib.suppress(OSError):
+            folder.rmdir()  # when empty
+
+
 def build(
     project: FigureProject,
     names: list[str] | None = None,
@@ -293,6 +433,8 @@ def build(
 ) -> int:
     """Build the project's figures; print one line per figure. Returns the number of failures.
 
+    An explorable figure (explore.py) is drawn at every point of its grid, one task per
+    point, each point cached by its own key (`point_key`), and its manifest written.
     `executor`: a `concurrent.futures` executor to draw in, whose workers were started
     with `start_worker(project)` or `warm_worker(project)`; by default a process pool for
     this call only. The failures' tracebacks are in the report (`last_run`).
@@ -306,19 +448,23 @@ def build(
         )
     project.out.mkdir(parents=True, exist_ok=True)
     project.cache.mkdir(parents=True, exist_ok=True)
-    # never leave a figure whose script is gone
-    expected = {p.name for name in scripts for p in project.outputs(name)}
-    for stale in project.out.glob("*.svg"):
-        if stale.name not in expected:
-            stale.unlink()
-            print(f"[figures] {stale.stem}: removed (no script)", flush=True)
 
     t0 = time.perf_counter()
     versions = _versions()
     selected = names or list(scripts)
     used = {name: recorded_imports(project, name) for name in selected}
-    stamps = {name: cache_key(project, scripts[name], versions, used[name]) for name in selected}
-    todo = [n for n in selected if force or not project.stamp(n).fresh(stamps[n])]
+    plans = {
+        name: _plan(
+            project,
+            name,
+            scripts[name],
+            cache_key(project, scripts[name], versions, used[name]),
+            force,
+        )
+        for name in selected
+    }
+    _remove_stale(project, scripts, plans)  # never leave a drawing whose script is gone
+    todo = [n for n in selected if plans[n].tasks or plans[n].error]
     fresh = [name for name in selected if name not in todo]
     if len(fresh) <= 20:  # a line each; a large corpus (bench_loop --scale) gets one line
         for name in fresh:
@@ -327,33 +473,59 @@ def build(
         print(f"[figures] {len(fresh)} figures up to date", flush=True)
 
     report = {"built": [], "fresh": fresh, "failed": {}}
-    workers = max(1, min(jobs or os.cpu_count() or 1, len(todo)))
-    if todo:
+
+    def fail(name: str, error: str, seconds: float) -> None:
+        project.stamp(name).remove()
+        for path in plans[name].frames(project, name):
+            path.unlink(missing_ok=True)
+        with contextlib.suppress(OSError):
+            (project.out / name).rmdir()  # when empty
+        report["failed"][name] = error
+        print(
+            f"[figures] {name}: FAILED after {seconds:.2f} s ({project.shown(scripts[name])})\n"
+            f"{error}",
+            file=sys.stderr,
+            flush=True,
+        )
+
+    for name in todo:
+        if plans[name].error:
+            fail(name, plans[name].error, 0.0)
+    tasks = [(n, task) for n in todo if not plans[n].error for task in plans[n].tasks]
+    workers = max(1, min(jobs or os.cpu_count() or 1, len(tasks)))
+    if tasks:
         runner = (
             contextlib.nullcontext(executor)
             if executor
             else ProcessPoolExecutor(workers, initializer=start_worker, initargs=(project,))
         )
+        left = {n: len(plans[n].tasks) for n in todo}
+        errors: dict[str, str] = {}
         with runner as pool:
-            futures = [pool.submit(render, n, str(scripts[n])) for n in todo]
+            futures = [pool.submit(render, n, str(scripts[n]), *task) for n, task in tasks]
             for future in as_completed(futures):
-                name, seconds, error, imported = future.result()
-                script = project.shown(scripts[name])
-                if error is None:
-                    stamp = _after_run(
-                        project, scripts[name], versions, stamps[name], used[name], imported
-                    )
-                    project.stamp(name).write(stamp, imported)
-                    report["built"].append(name)
-                    print(f"[figures] {name}: built in {seconds:.2f} s", flush=True)
-                else:
-                    project.stamp(name).remove()
-                    report["failed"][name] = error
-                    print(
-                        f"[figures] {name}: FAILED after {seconds:.2f} s ({script})\n{error}",
-                        file=sys.stderr,
-                        flush=True,
-                    )
+                name, point, seconds, error, imported, caption = future.result()
+                plan = plans[name]
+                if error is not None:
+                    errors.setdefault(name, error if point is None else f"at {point}: {error}")
+                plan.done[point] = (seconds, imported, caption)
+                left[name] -= 1
+                if left[name]:
+                    continue
+                drawn = sum(seconds for seconds, _, _ in plan.done.values())
+                if name in errors:
+                    fail(name, errors[name], drawn)
+                    continue
+                key = plan.key
+                if any(point is None for _, point, _ in plan.tasks):  # the default was drawn
+                    imported = plan.done[None][1]
+                    key = _after_run(project, scripts[name], versions, key, used[name], imported)
+                    project.stamp(name).write(key, imported)
+                if plan.grid is not None:
+                    _write_manifest(project, name, plan, key)
+                report["built"].append(name)
+                points = f" ({len(plan.tasks)} points)" if plan.grid is not None else ""
+                print(f"[figures] {name}: built in {drawn:.2f} s{points}", flush=True)
     elapsed = time.perf_counter() - t0
     report["seconds"] = round(elapsed, 3)
     (project.cache / "last-run.json").write_text(json.dumps(report, indent=1), encoding="utf-8")

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import ast
 import html
+import json
 import os
 import posixpath
 import re
@@ -42,7 +43,7 @@ from mkdocs.plugins import get_plugin_logger
 from pymdownx.blocks import BlocksExtension
 from pymdownx.blocks.block import Block, type_html_identifier
 
-from mlnotes_site import markup, project_root
+from mlnotes_site import explore, markup, project_root
 from mlnotes_site.figure_builder import FigureProject
 
 log = get_plugin_logger("figures")
@@ -154,6 +155,71 @@ class _Page:
         return alt
 
 
+def _explorable(state: _Page, name: str) -> tuple[explore.Explore, dict] | None:
+    """The grid of figure `name` and its manifest's points, in the grid's order, if its
+    script is explorable; None otherwise. A grid whose frames are not all drawn (the
+    figure failed, or figures are not drawn: mlnotes-figures `enabled: false`) is the
+    static figure, with an error (the builder says why when it failed)."""
+    path = state.extension.project.scripts / f"{name}.py"
+    if not path.is_file():
+        return None
+    try:
+        grid = explore.read(path, state.shown(name))
+    except explore.ExploreError as error:
+        log.error(f"{state.where(name)}: figure {name}: {error}")
+        return None
+    if grid is None:
+        return None
+    manifest = explore.read_manifest(state.extension.project.out, name) or {"points": {}}
+    points = [manifest["points"].get(grid.point_id(point)) for point in grid.points()]
+    if not all(isinstance(p, dict) and isinstance(p.get("caption"), str) for p in points):
+        log.error(
+            f"{state.where(name)}: figure {name} is explorable but its frames are not all "
+            f"drawn ({explore.manifest_path(state.extension.project.out, name)}): shown static"
+        )
+        return None
+    return grid, points
+
+
+def _controls(figure: etree.Element, label: str, grid: explore.Explore, points: list[dict]) -> None:
+    """An explorable figure's controls, hidden until the page's script shows them
+    (docs/javascripts/explore.js): per parameter a labelled native range over its grid's
+    indices, with the value (and unit) as `aria-valuetext` and in an `<output>`; and on
+    the figure, its frames and caption values (`data-explore`, JSON), in the grid's order."""
+    figure.set("class", "mlnotes-explore")
+    figure.set(
+        "data-explore",
+        json.dumps(
+            {"frames": [p["files"] for p in points], "captions": [p["caption"] for p in points]},
+            ensure_ascii=False,
+            separators=(",", ":"),
+        ),
+    )
+    box = etree.SubElement(figure, "div", {"class": "mlnotes-explore-controls", "hidden": "hidden"})
+    for parameter in grid.parameters:
+        control = etree.SubElement(box, "div", {"class": "mlnotes-explore-control"})
+        ident = f"{label}-{parameter.name}"
+        etree.SubElement(control, "label", {"for": ident}).text = AtomicString(parameter.label)
+        index = parameter.grid.index(grid.default[parameter.name])
+        shown = [parameter.shown(v) for v in parameter.grid]
+        etree.SubElement(
+            control,
+            "input",
+            {
+                "type": "range",
+                "id": ident,
+                "min": "0",
+                "max": str(len(parameter.grid) - 1),
+                "step": "1",
+                "value": str(index),
+                "aria-valuetext": shown[index],
+                "data-values": json.dumps(shown, ensure_ascii=False, separators=(",", ":")),
+            },
+        )
+        output = etree.SubElement(control, "output", {"for": ident})
+        output.text = AtomicString(shown[index])
+
+
 class FigureBlock(Block):
     """`/// figure | <script name>`: the figure, its numbered caption and its listing."""
 
@@ -175,6 +241,9 @@ class FigureBlock(Block):
             src = f"{state.drawing(self.name, suffix)}#{fragment}"
             etree.SubElement(images, "img", {"alt": alt, "src": src}).tail = "\n"
         images[-1].tail = None
+        self.explore = _explorable(state, self.name)
+        if self.explore is not None:
+            _controls(figure, self.label, *self.explore)
         self.caption = etree.SubElement(figure, "figcaption")
         state.figures.append((figure, self.label))
         return figure
@@ -193,6 +262,14 @@ class FigureBlock(Block):
         shown = state.shown(self.name)
         text = (last.text or "").rstrip()
         last.text = f"{text} {drawn_by(self.name, shown, self.options['with'])}".lstrip()
+        if self.explore is not None:  # the values at the shown point, said when they change
+            grid, points = self.explore
+            values = etree.SubElement(
+                self.caption,
+                "p",
+                {"class": "mlnotes-explore-values", "aria-live": "polite", "hidden": "hidden"},
+            )
+            values.text = AtomicString(points[grid.points().index(grid.default)]["caption"])
         # the listing, right under the figure, as `??? example "scripts/figures/x.py"`
         # with the script in a fenced block would be
         details = etree.SubElement(

@@ -24,6 +24,7 @@ from mkdocs.utils.meta import get_data
 
 import mlnotes_site
 from mlnotes_site import markup
+from mlnotes_site import explore
 from mlnotes_site.figure_builder import FigureProject
 from mlnotes_site.keys import Key
 from mlnotes_site.plugins.incremental.state import PageRecord, PageScan
@@ -117,9 +118,11 @@ def scan_page(
         for path in markup.module_files(block.identifier, module_paths or [root]):
             _add_file(key, path, root)
     failed = failed or {}
-    scripts = FigureProject.at(root).scripts
+    project = FigureProject.at(root)
     for name in markup.figure_names(text):
-        _add_file(key, scripts / f"{name}.py", root)  # a figure block lists its script
+        _add_file(key, project.scripts / f"{name}.py", root)  # a figure block lists its script
+        # an explorable figure's block writes its frames and caption values (explore.py)
+        _add_file(key, explore.manifest_path(project.out, name), root)
         if name in failed:
             key.add(f"figure {name} failed", str(failed[name]))
     if file.src_uri.endswith(".md"):
