@@ -10,7 +10,9 @@ it is drawn under `mlnotes.plotting.style("light")` and `style("dark")` into
 when its key changes (keys.py: its script, the code of the `mlnotes` modules it imported,
 the styles, this builder's code and the libraries' versions), in parallel, one progress
 line each. A script that raises fails the build naming itself, and its old output is
-deleted; outputs of scripts that no longer exist are deleted too.
+deleted; outputs of scripts that no longer exist are deleted too. A script with `EXPLORE`
+(explore.py) is also drawn at every other point of its grid, each point keyed on its own,
+into `docs/figures/<name>/`, with the manifest the figure block reads.
 """
 
 from __future__ import annotations

@@ -13,7 +13,9 @@ both `alt` the script's `ALT` string), the caption numbered "Figure N:" in the p
 order and ending "Drawn by scripts/figures/cnn_output_size.py with `conv_output_size`.",
 and the script's listing, collapsed, under it (`<details id="script-cnn_output_size">`).
 Options: `id` (the figure's id and label, default `fig-<script>`), `with` (the `mlnotes`
-functions the caption names, linked to the API reference).
+functions the caption names, linked to the API reference). A script with `EXPLORE`
+(explore.py) adds, from the builder's manifest, a hidden labelled slider per parameter and
+a values line in the caption (`_controls`), which docs/javascripts/explore.js shows.
 
 The text refers to a figure by label, `[][fig-cnn_output_size]`: a link reading
 "Figure N". To a figure of the same page it is written in the tree. Each figure is
