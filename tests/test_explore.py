@@ -286,3 +286,20 @@ def test_the_block_writes_hidden_labelled_controls_at_the_default(tmp_path, monk
         assert (built.site / "figures" / light).is_file() and (
             built.site / "figures" / dark
         ).is_file()
+
+
+def test_a_pages_serve_key_follows_its_explorable_figures_manifest(tmp_path):
+    """`make serve` re-renders a page when the frames or caption values of a figure it
+    shows change (its manifest), not only when the figure's script does."""
+    from types import SimpleNamespace
+
+    from mlnotes_site.plugins.incremental import signatures
+
+    page = SimpleNamespace(content_bytes=b"/// figure | powers\nC.\n///\n", src_uri="notes/p.md")
+    manifest = explore.manifest_path(tmp_path / "docs" / "figures", "powers")
+    missing = signatures.scan_page(tmp_path, page, []).signature
+    manifest.parent.mkdir(parents=True)
+    manifest.write_text('{"points": {"k=1": {"caption": "One."}}}')
+    first = signatures.scan_page(tmp_path, page, []).signature
+    manifest.write_text('{"points": {"k=1": {"caption": "Two."}}}')
+    assert len({missing, first, signatures.scan_page(tmp_path, page, []).signature}) == 3
