@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -29,6 +30,41 @@ def test_every_figure_script_was_drawn_in_both_themes(site):
     for name in FigureProject.at(ROOT).discover():
         for variant in (f"{name}.svg", f"{name}-dark.svg"):
             assert (site.path / "figures" / variant).stat().st_size > 1000, variant
+
+
+def test_every_explorable_figure_has_every_point_drawn_with_its_parameters(site):
+    """Each point of each explorable figure's grid (its script's EXPLORE) is in the site in
+    both palettes, as the builder's manifest records it; a frame other than the default
+    says, in the SVG, the call that drew it; the page's block carries every frame."""
+    from bs4 import BeautifulSoup
+    from conftest import ROOT
+    from mlnotes_site import explore
+    from mlnotes_site.figure_builder import FigureProject
+
+    project = FigureProject.at(ROOT)
+    pages = {p: p.read_text(encoding="utf-8") for p in site.path.rglob("index.html")}
+    for name, script in project.discover().items():
+        grid = explore.read(script)
+        if grid is None:
+            continue
+        manifest = explore.read_manifest(site.path / "figures", name)["points"]
+        assert list(manifest) == [grid.point_id(p) for p in grid.points()], name
+        for point in grid.points():
+            entry = manifest[grid.point_id(point)]
+            assert entry["params"] == point and entry["files"] == list(grid.files(name, point))
+            for file in entry["files"]:
+                svg = (site.path / "figures" / file).read_text(encoding="utf-8")
+                if point != grid.default:
+                    assert f"<dc:description>{explore.call(point)}</dc:description>" in svg, file
+        shown = [
+            figure
+            for text in pages.values()
+            if f'id="fig-{name}"' in text
+            for figure in BeautifulSoup(text, "html.parser").select(f"figure#fig-{name}")
+        ]
+        for figure in shown:
+            frames = json.loads(figure["data-explore"])["frames"]
+            assert frames == [manifest[grid.point_id(p)]["files"] for p in grid.points()], name
 
 
 @pytest.mark.parametrize(
