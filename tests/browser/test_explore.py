@@ -97,8 +97,12 @@ def _step(page) -> None:
 def test_a_keyboard_step_swaps_both_palettes_frames_and_says_the_value(browser, served, width):
     problems: list[str] = []
     context, page = _tab(browser, problems, viewport={"width": width, "height": 800})
+    frames: list[str] = []  # requests for frames other than the default
+    page.on("request", lambda r: "/figures/powers/" in r.url and frames.append(r.url))
     try:
         page.goto(served + "notes/powers/", wait_until="load")
+        page.wait_for_timeout(300)
+        assert frames == []  # not with the page: when the reader first touches a control
         slider = page.locator("#fig-powers-k")
         assert slider.is_visible() and page.locator("label[for=fig-powers-k]").is_visible()
         assert page.locator("label[for=fig-powers-k]").inner_text() == "k, the exponent"
@@ -108,6 +112,7 @@ def test_a_keyboard_step_swaps_both_palettes_frames_and_says_the_value(browser, 
         assert values.inner_text() == "At x = 3 the curve is at 9."
         assert values.get_attribute("aria-live") == "polite"
         _step(page)
+        assert len({f.split("#")[0] for f in frames}) >= 5  # the other points, preloaded
         # the site's own files, wherever it is served
         assert page.evaluate(RESOLVED) == [served + "figures/" + s for s in STEPPED]
         assert slider.get_attribute("aria-valuetext") == "3"
