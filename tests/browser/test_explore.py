@@ -37,8 +37,8 @@ SETTINGS = {
         "font": False,
         "features": ["navigation.instant"],
         "palette": [  # the site's two palettes, by the reader's preference
-            {"media": "(prefers-color-scheme: light)", "scheme": "default"},
-            {"media": "(prefers-color-scheme: dark)", "scheme": "slate"},
+            {"media": "(prefers-color-scheme: light)", "scheme": "default", "primary": "indigo"},
+            {"media": "(prefers-color-scheme: dark)", "scheme": "slate", "primary": "indigo"},
         ],
     },
 }
@@ -163,6 +163,29 @@ def test_the_offline_copy_swaps_frames_read_from_disk(browser, offline):
         assert page.locator("#fig-powers .mlnotes-explore-values").inner_text() == (
             "At x = 3 the curve is at 27."
         )
+        assert not problems, problems
+    finally:
+        context.close()
+
+
+def test_axe_core_finds_no_violations_in_the_controls_in_either_palette(browser, served):
+    """WCAG 2.1 AA (axe-core, as tests/browser/snapshots.py runs it) on the figure with its
+    controls shown and stepped once, light then dark (the colour rules again). The figure
+    only: the tiny project's palette inputs (Material's, toggle-less) are not ours."""
+    from .snapshots import AXE, AXE_COLOUR_RULES, AXE_RUN
+
+    run = AXE_RUN.replace("axe.run(document,", "axe.run('#fig-powers',")
+    assert run != AXE_RUN
+
+    problems: list[str] = []
+    context, page = _tab(browser, problems)
+    try:
+        page.goto(served + "notes/powers/", wait_until="load")
+        _step(page)
+        page.add_script_tag(path=str(AXE))
+        assert page.evaluate(run, None) == []
+        page.evaluate("document.body.setAttribute('data-md-color-scheme', 'slate')")
+        assert page.evaluate(run, AXE_COLOUR_RULES) == []
         assert not problems, problems
     finally:
         context.close()
