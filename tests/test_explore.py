@@ -88,6 +88,7 @@ def _title(svg: Path) -> str:
 # --- the builder ----------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_every_point_is_drawn_light_and_dark_and_the_manifest_says_with_what(tree, capsys):
     _write(tree, "powers", POWERS)
     project = FigureProject.at(tree)
@@ -164,6 +165,7 @@ def test_a_point_leaving_the_grid_loses_its_files_and_a_script_gone_its_folder(t
     assert not (project.out / "powers").exists() and not (project.out / "powers.svg").exists()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("edit", "message"),
     [
@@ -303,3 +305,39 @@ def test_a_pages_serve_key_follows_its_explorable_figures_manifest(tmp_path):
     first = signatures.scan_page(tmp_path, page, []).signature
     manifest.write_text('{"points": {"k=1": {"caption": "Two."}}}')
     assert len({missing, first, signatures.scan_page(tmp_path, page, []).signature}) == 3
+
+
+@pytest.mark.parametrize(
+    ("edit", "message"),
+    [
+        (("(1, 2, 3)", "tuple(range(1, 4))"), "not a literal dict"),
+        (("(1, 2, 3)", "(1,)"), "parameter 'k': its grid must be a tuple of at least two values"),
+        (("(1, 2, 3)", "(1, 2, 2)"), "parameter 'k': its grid repeats a value"),
+        (
+            (
+                "(1, 2, 3)",
+                repr(tuple(range(1, 17))),  # 16 x 2 points
+            ),
+            "its grid has 32 points, more than 30",
+        ),
+        (("(0.5, 1.0)", "('a b', 1.0)"), "parameter 'scale': grid value 'a b' cannot name a file"),
+        (("(0.5, 1.0)", "(0.5, True)"), "parameter 'scale': grid value True is not a number"),
+        (
+            ('"format": "{:.1f}"', '"format": "{:d}"'),
+            "parameter 'scale': format '{:d}' cannot show 0.5",
+        ),
+        (
+            ("def make_figure(k=2, scale=1.0)", "def make_figure(k=2, scale=SCALE)"),
+            "make_figure's default for 'scale' is not a literal",
+        ),
+        (("def make_figure", "def draw"), "the script defines no make_figure function"),
+    ],
+)
+def test_a_bad_explore_is_an_error_naming_the_script_and_the_parameter(tmp_path, edit, message):
+    script = tmp_path / "powers.py"
+    script.write_text(POWERS.replace(*edit))
+    assert script.read_text() != POWERS
+    with pytest.raises(explore.ExploreError) as error:
+        explore.read(script, "scripts/figures/powers.py")
+    assert str(error.value).startswith("scripts/figures/powers.py: EXPLORE: ")
+    assert message in str(error.value), error.value
