@@ -13,7 +13,7 @@ from test_plugins_tiny import TINY_PACKAGE
 
 from mlnotes_site.chromium import serve
 
-from .tab import watch
+from .tab import ANIMATIONS_SETTLED, watch
 
 pytestmark = pytest.mark.browser
 
@@ -185,6 +185,7 @@ def test_axe_core_finds_no_violations_in_the_controls_in_either_palette(browser,
         page.add_script_tag(path=str(AXE))
         assert page.evaluate(run, None) == []
         page.evaluate("document.body.setAttribute('data-md-color-scheme', 'slate')")
+        page.evaluate(ANIMATIONS_SETTLED)  # Material's colour transitions, ended
         assert page.evaluate(run, AXE_COLOUR_RULES) == []
         assert not problems, problems
     finally:
