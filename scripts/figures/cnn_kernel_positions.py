@@ -36,8 +36,8 @@ ALT = (
 
 #: The reader's controls: the kernel size and the padding (3 and 1: the figure of the text).
 EXPLORE = {
-    "kernel": {"label": "k, the kernel size", "unit": "cells", "grid": (3, 5, 7)},
-    "padding": {"label": "p, the padding at each end", "unit": "cells", "grid": (0, 1)},
+    "kernel": {"label": "k, the kernel size (cells)", "unit": "", "grid": (3, 5, 7)},
+    "padding": {"label": "p, the zero cells at each end", "unit": "", "grid": (0, 1)},
 }
 
 
