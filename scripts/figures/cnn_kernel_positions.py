@@ -6,8 +6,10 @@ output it computes. At stride 1 the kernel visits every position and the output 
 the input's length, 7; at stride 2 it skips every other position and the output has
 $\lfloor (7 + 2 - 3)/2 \rfloor + 1 = 4$ cells. Each bar reads 3 cells whatever the
 stride: the stride decides how many positions are visited, not how much each one
-sees. Positions and sizes come from `mlnotes.cnn.kernel_positions` and
-`mlnotes.cnn.conv_output_size`.
+sees. The reader can change the kernel size and the padding: at stride 1 the output has
+$n + 2p - k + 1$ cells, the input's length only when $p = (k - 1)/2$; every point keeps the
+layout of $k = 3$, $p = 1$, so that the frames line up. Positions and sizes come from
+`mlnotes.cnn.kernel_positions` and `mlnotes.cnn.conv_output_size`.
 """
 
 import matplotlib.pyplot as plt
@@ -15,9 +17,13 @@ from matplotlib.patches import FancyBboxPatch, Rectangle
 
 from mlnotes.cnn import conv_output_size, kernel_positions
 
-N, KERNEL, PADDING = 7, 3, 1
+N = 7
 STRIDES = (1, 2)
 ROW = 0.8  # height of one row of the diagram, in cells
+# the layout of the text's figure (k = 3, p = 1), kept at every point: rows per panel, the
+# leftmost cell and where the notes on the right start
+ROWS = [conv_output_size(N, 3, stride=s, padding=1) for s in STRIDES]  # 7 and 4
+LEFT, RIGHT = -1, N + 1 + 0.4
 
 # What the figure shows, in words: the alt text of its drawings on the page.
 ALT = (
@@ -28,25 +34,32 @@ ALT = (
 )
 
 
-def make_figure():
-    # one row per kernel position: the panels' heights follow their numbers of rows
-    rows = [conv_output_size(N, KERNEL, stride=s, padding=PADDING) for s in STRIDES]
+#: The reader's controls: the kernel size and the padding (3 and 1: the figure of the text).
+EXPLORE = {
+    "kernel": {"label": "k, the kernel size (cells)", "unit": "", "grid": (3, 5, 7)},
+    "padding": {"label": "p, the zero cells at each end", "unit": "", "grid": (0, 1)},
+}
+
+
+def make_figure(kernel=3, padding=1):
+    # one row per kernel position: the panels' heights follow the layout's numbers of rows
     fig, axes = plt.subplots(
         len(STRIDES),
         1,
         figsize=(7.5, 7),
-        gridspec_kw={"height_ratios": [4.0 + ROW * r for r in rows]},
+        gridspec_kw={"height_ratios": [4.0 + ROW * r for r in ROWS]},
     )
     edge = plt.rcParams["axes.edgecolor"]
     cell = dict(edgecolor=edge, linewidth=0.8)
 
-    for ax, stride in zip(axes, STRIDES):
-        positions = kernel_positions(N, KERNEL, stride=stride, padding=PADDING)
-        out = conv_output_size(N, KERNEL, stride=stride, padding=PADDING)
-        y_out = -1.8 - ROW * out  # bottom of the output row
+    for ax, stride, rows in zip(axes, STRIDES, ROWS):
+        positions = kernel_positions(N, kernel, stride=stride, padding=padding)
+        out = conv_output_size(N, kernel, stride=stride, padding=padding)
+        assert out <= rows, "more kernel positions than the layout has rows"
+        y_out = -1.8 - ROW * rows  # bottom of the output row
 
-        # the padded input, one cell per index -PADDING .. N - 1 + PADDING
-        for i in range(-PADDING, N + PADDING):
+        # the padded input, one cell per index -padding .. N - 1 + padding
+        for i in range(-padding, N + padding):
             if i < 0 or i >= N:
                 ax.add_patch(Rectangle((i, 0), 1, 1, facecolor="none", hatch="///", **cell))
                 ax.text(i + 0.5, 1.25, "0", ha="center", va="bottom")
@@ -62,7 +75,7 @@ def make_figure():
             ax.add_patch(
                 FancyBboxPatch(
                     (window[0] + 0.08, y + 0.12),
-                    KERNEL - 0.16,
+                    kernel - 0.16,
                     0.5,
                     boxstyle="round,pad=0,rounding_size=0.15",
                     facecolor=color,
@@ -70,22 +83,36 @@ def make_figure():
                     edgecolor=color,
                 )
             )
-            centre = window[KERNEL // 2]
+            centre = window[kernel // 2]
             ax.plot(
                 [centre + 0.5] * 2, [y + 0.12, y_out + 1], color=color, linewidth=0.8, linestyle=":"
             )
             ax.add_patch(Rectangle((centre, y_out), 1, 1, facecolor=color, alpha=0.55, **cell))
             ax.text(centre + 0.5, y_out + 0.5, f"$y_{row}$", ha="center", va="center")
 
-        right = N + PADDING + 0.4
-        ax.text(right, 0.5, f"input: $n = {N}$, padding $p = {PADDING}$", va="center")
-        ax.text(right, y_out + 0.5, f"output: {out} cells", va="center")
+        plural = "s" if out > 1 else ""
+        ax.text(RIGHT, 0.5, f"input: $n = {N}$, padding $p = {padding}$", va="center")
+        ax.text(RIGHT, y_out + 0.5, f"output: {out} cell{plural}", va="center")
         ax.set_title(
-            f"stride $s = {stride}$: {out} positions of a $k = {KERNEL}$ kernel", loc="left"
+            f"stride $s = {stride}$: {out} position{plural} of a $k = {kernel}$ kernel", loc="left"
         )
-        ax.set(xlim=(-PADDING - 0.3, right + 5.1), ylim=(y_out - 0.2, 2.0), aspect="equal")
+        ax.set(xlim=(LEFT - 0.3, RIGHT + 5.1), ylim=(y_out - 0.2, 2.0), aspect="equal")
         ax.axis("off")
     return fig
+
+
+def caption_values(kernel=3, padding=1):
+    """The caption's values at `kernel` and `padding`: the output sizes at strides 1 and 2."""
+    one, two = (conv_output_size(N, kernel, stride=s, padding=padding) for s in STRIDES)
+    same = (
+        "the input's length"
+        if one == N
+        else f"{'more' if one > N else 'fewer'} than the {N} inputs"
+    )
+    return (
+        f"k = {kernel}, p = {padding}: {one} outputs at stride 1 ({same}) and {two} at stride 2; "
+        f"each position reads {kernel} cell{'s' if kernel > 1 else ''}."
+    )
 
 
 if __name__ == "__main__":

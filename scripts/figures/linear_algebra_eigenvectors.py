@@ -5,7 +5,9 @@ circle (left) to an ellipse (right). A generic unit vector $\mathbf{x}$ is turne
 well as stretched; the eigenvectors $\mathbf{u}_1, \mathbf{u}_2$, computed with
 `mlnotes.linalg.diagonalize`, stay on their own lines (dotted) and are only scaled, by
 $\lambda_1 = 2.5$ and $\lambda_2 = 1$. The eigenvectors of this non-symmetric matrix
-are not orthogonal, and they are not the axes of the ellipse.
+are not orthogonal, and they are not the axes of the ellipse. The reader can move the
+lower-left entry $c$ (0.5 above) from 0 to 1: at $c = 1$ the matrix is symmetric, and its
+eigenvectors are orthogonal and lie along the axes of the ellipse.
 """
 
 import matplotlib.pyplot as plt
@@ -22,8 +24,19 @@ ALT = (
 )
 
 
-def make_figure():
-    A = np.array([[2.0, 1.0], [0.5, 1.5]])
+#: The reader's control: the entry c of A = [[2, 1], [c, 1.5]] (0.5: the figure of the text).
+EXPLORE = {
+    "c": {
+        "label": "c, the lower-left entry of A",
+        "unit": "",
+        "grid": (0.0, 0.25, 0.5, 0.75, 1.0),
+        "format": "{:g}",
+    },
+}
+
+
+def make_figure(c=0.5):
+    A = np.array([[2.0, 1.0], [c, 1.5]])
     eigenvalues, U = diagonalize(A)
     order = np.argsort(eigenvalues)[::-1]
     eigenvalues, U = eigenvalues[order], U[:, order]
@@ -50,7 +63,7 @@ def make_figure():
             image = M @ U[:, i]
             ax.quiver(0, 0, *image, color=color, **arrow)
             u = rf"\mathbf{{u}}_{i + 1}"
-            label = rf"$\mathbf{{A}}{u} = {eigenvalues[i]:g}\,{u}$" if M is A else f"${u}$"
+            label = rf"$\mathbf{{A}}{u} = {eigenvalues[i]:.3g}\,{u}$" if M is A else f"${u}$"
             ax.annotate(
                 label, image, xytext=(6, -14 if i else 4), textcoords="offset points", color=color
             )
@@ -66,11 +79,21 @@ def make_figure():
         ax.axhline(0, color=plt.rcParams["grid.color"], linewidth=0.8, zorder=0)
         ax.axvline(0, color=plt.rcParams["grid.color"], linewidth=0.8, zorder=0)
         ax.set(aspect="equal", xlim=(-3, 3), ylim=(-2.3, 2.3), title=title)
-    fig.suptitle(
-        r"$\mathbf{A}$ = [[2, 1], [0.5, 1.5]]: "
-        "the eigenvectors keep their direction"
-    )
+    fig.suptitle(rf"$\mathbf{{A}}$ = [[2, 1], [{c:g}, 1.5]]: the eigenvectors keep their direction")
     return fig
+
+
+def caption_values(c=0.5):
+    """The caption's values at `c`: the eigenvalues and the angle between the eigenvectors."""
+    eigenvalues, U = diagonalize(np.array([[2.0, 1.0], [c, 1.5]]))
+    order = np.argsort(eigenvalues)[::-1]
+    eigenvalues, U = eigenvalues[order], U[:, order]
+    angle = np.degrees(np.arccos(min(1.0, abs(float(U[:, 0] @ U[:, 1])))))
+    shape = "symmetric: they are orthogonal" if c == 1 else "not symmetric"
+    return (
+        f"c = {c:g}: λ₁ = {eigenvalues[0]:.3g} and λ₂ = {eigenvalues[1]:.3g}; the lines of u₁ "
+        f"and u₂ meet at {angle:.1f}° (A is {shape})."
+    )
 
 
 if __name__ == "__main__":

@@ -6,7 +6,8 @@ always switches and one who always stays, both playing the same seeded games
 $2/3$ and $1/3$ computed by Bayes' rule (`monty_hall_posterior`), drawn as dashed
 lines; the shaded band is $\pm 2$ standard errors, $2\sqrt{p(1-p)/n}$, around them
 (pointwise: a running rate can stay outside it for a while, as switching does here,
-with seed 0, on and off between 119 and 164 games and again between 343 and 1,143). The curves are drawn at about 1,000 log-spaced values of
+with seed 0, on and off between 119 and 164 games and again between 343 and 1,143).
+The reader can replay other seeded runs of the games (the seed, 0 by default). The curves are drawn at about 1,000 log-spaced values of
 $n$ (every game up to 143), which is all a log axis can show.
 """
 
@@ -25,7 +26,18 @@ ALT = (
 )
 
 
-def make_figure():
+#: The reader's control: which seeded run of the games is drawn (0: the figure of the text).
+EXPLORE = {
+    "seed": {
+        "label": "seed of the simulated games",
+        "unit": "",
+        "grid": (0, 1, 2, 3, 4, 5, 6, 7),
+        "format": "{:d}",
+    },
+}
+
+
+def make_figure(seed=0):
     n = np.arange(1, N_GAMES + 1)
     shown = np.unique(np.geomspace(1, N_GAMES, 1500).astype(int)) - 1  # indices to draw
     exact = monty_hall_posterior(chosen=1, opened=3)  # {1: 1/3, 2: 2/3, 3: 0}
@@ -36,7 +48,7 @@ def make_figure():
 
     fig, ax = plt.subplots(figsize=(8, 4))
     for label, switch, p, color in strategies:
-        wins = monty_hall_wins(N_GAMES, switch=switch, seed=0)
+        wins = monty_hall_wins(N_GAMES, switch=switch, seed=seed)
         running_rate = np.cumsum(wins) / n
         band = 2 * np.sqrt(p * (1 - p) / n)
         ax.fill_between(
@@ -68,6 +80,26 @@ def make_figure():
     )
     ax.legend(loc="upper right")
     return fig
+
+
+def caption_values(seed=0):
+    """The caption's values for the run `seed`: the final rates and the time outside the bands."""
+    n = np.arange(1, N_GAMES + 1)
+    switch_wins = monty_hall_wins(N_GAMES, switch=True, seed=seed)
+    p = float(monty_hall_posterior(chosen=1, opened=3)[2])
+    # staying wins exactly the games switching loses, so both rates leave their bands together
+    outside = np.abs(np.cumsum(switch_wins) / n - p) > 2 * np.sqrt(p * (1 - p) / n)
+    won = int(switch_wins.sum())
+    text = (
+        f"Seed {seed}: switching won {won:,} of the {N_GAMES:,} games ({won / N_GAMES:.3f}), "
+        f"staying {N_GAMES - won:,} ({1 - won / N_GAMES:.3f}); "
+    )
+    if not outside.any():
+        return text + "the running rates never leave their ±2 standard error bands."
+    return text + (
+        f"the running rates lie outside their ±2 standard error bands for {outside.sum():,} "
+        f"of the {N_GAMES:,} values of n, the last at n = {n[outside][-1]:,}."
+    )
 
 
 if __name__ == "__main__":
