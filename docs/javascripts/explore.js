@@ -21,13 +21,15 @@
     const images = [...figure.querySelectorAll(":scope > p img")].map((img) => {
       const [path, fragment] = img.getAttribute("src").split("#");
       const dark = fragment === "only-dark" ? 1 : 0; // Material's palette fragments
-      return { img, dark, folder: path.slice(0, path.lastIndexOf("/") + 1), fragment };
+      return { img, dark, folder: path.slice(0, path.lastIndexOf("/") + 1), fragment, alt: img.alt };
     });
     const url = (i, image) =>
       image.folder + data.frames[i][image.dark] + (image.fragment ? "#" + image.fragment : "");
     const inputs = [...figure.querySelectorAll(".mlnotes-explore-controls input[type=range]")];
     const values = inputs.map((input) => JSON.parse(input.dataset.values));
     const line = figure.querySelector(".mlnotes-explore-values");
+    const point = () => inputs.reduce((n, input) => n * (+input.max + 1) + +input.value, 0);
+    const initial = point(); // the author's default: the drawing the alt text describes
     let loaded = false;
     const preload = () => {
       if (loaded) return;
@@ -37,8 +39,12 @@
         for (let i = 0; i < data.frames.length; i++) new Image().src = url(i, image);
     };
     const show = () => {
-      const i = inputs.reduce((n, input) => n * (+input.max + 1) + +input.value, 0);
-      for (const image of images) image.img.setAttribute("src", url(i, image));
+      const i = point();
+      for (const image of images) {
+        image.img.setAttribute("src", url(i, image));
+        // the script's ALT describes the default; another point is described by its values
+        image.img.alt = i === initial ? image.alt : data.captions[i];
+      }
       inputs.forEach((input, k) => {
         const value = values[k][+input.value];
         input.setAttribute("aria-valuetext", value);

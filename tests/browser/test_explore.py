@@ -111,6 +111,8 @@ def test_a_keyboard_step_swaps_both_palettes_frames_and_says_the_value(browser, 
         values = page.locator("#fig-powers .mlnotes-explore-values")
         assert values.inner_text() == "At x = 3 the curve is at 9."
         assert values.get_attribute("aria-live") == "polite"
+        alts = f"[...document.querySelectorAll('{IMAGES}')].map(i => i.alt)"
+        default_alt = page.evaluate(alts)
         _step(page)
         assert len({f.split("#")[0] for f in frames}) >= 5  # the other points, preloaded
         # the site's own files, wherever it is served
@@ -119,6 +121,11 @@ def test_a_keyboard_step_swaps_both_palettes_frames_and_says_the_value(browser, 
         assert page.locator("output[for=fig-powers-k]").inner_text() == "3"
         assert page.locator("output[for=fig-powers-scale]").inner_text() == "1.0\u00a0cm"
         assert values.inner_text() == "At x = 3 the curve is at 27."
+        # the script's ALT describes the default; the frame shown is described by its values
+        assert page.evaluate(alts) == ["At x = 3 the curve is at 27."] * len(default_alt)
+        page.keyboard.press("ArrowLeft")
+        assert page.evaluate(alts) == default_alt
+        page.keyboard.press("ArrowRight")
         page.wait_for_function(f"() => ({SHOWN_LOADED})().every(Boolean)", timeout=5000)
         assert page.evaluate(SHOWN_LOADED) == [True]  # one palette shown, its frame drawn
         # the controls fit: nothing scrolls sideways
