@@ -618,7 +618,7 @@ def test_pairwise_distances_recompute_the_pairs_their_docstring_names(
 def test_pairwise_distances_scale_only_coordinates_beyond_2_to_the_40():
     """float32 rows sharing a coordinate of 2**38 (left unscaled: its squares fit) and
     differing by about 1e-30 in two others: those keep their digits. Scaled down by 2**-39
-    with the rest, they would be subnormal (about 1e-42, 10 bits) before the centring."""
+    with the rest, they would be subnormal (about 2e-42: 10 or 11 bits) before the centring."""
     rows = [[2.0**38, 1.2345e-30 * a, 0.987e-30 * b] for a, b in ((1, 2), (-3, 1), (2, -2.5))]
     x = torch.tensor(rows, dtype=torch.float32)
     got, exact = pairwise_distances(x), _exact_distances(x)
@@ -629,7 +629,7 @@ def test_pairwise_distances_scale_only_coordinates_beyond_2_to_the_40():
 
 def test_pairwise_distances_of_small_rows_near_the_mean():
     """float32 rows of about 1e-21 near the mean of rows of norm about 1: their squares
-    (about 1e-42) are subnormal, their product-formula distance has 10 bits or fewer;
+    (about 2e-42) are subnormal: the product formula keeps about 10 bits of their distance;
     a distance whose product-formula square is below finfo.tiny / eps is recomputed."""
     rows = [[1.0, 1.0], [-1.0, -1.0], [1.3e-21, -0.4e-21], [0.3e-21, 1.1e-21]]
     x = torch.tensor(rows, dtype=torch.float32)
