@@ -279,7 +279,19 @@ def exact_distance(lam, n):
 
 @pytest.mark.parametrize(
     ("lam", "n"),
-    [(0.5, 20), (3.0, 10), (3.0, 100), (3.0, 1000), (10.0, 40), (10.0, 10**4), (4.0, 4), (0.0, 7)],
+    [
+        (0.5, 20),
+        (3.0, 10),
+        (3.0, 100),
+        (3.0, 1000),
+        (10.0, 40),
+        (10.0, 10**4),
+        (4.0, 4),
+        (0.0, 7),
+        (0.5, 1),  # windows of one and two terms
+        (1.0, 1),
+        (0.3, 2),
+    ],
 )
 def test_binomial_poisson_distance_against_40_digit_arithmetic(lam, n):
     """Within the docstring's bound, half the pmfs' bounds: 2e-12 for these."""

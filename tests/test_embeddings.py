@@ -532,3 +532,109 @@ def test_module_table_uses_its_base():
     for t in range(5):
         expected = [math.sin(t), math.cos(t), math.sin(0.1 * t), math.cos(0.1 * t)]
         assert table[t].tolist() == pytest.approx(expected, rel=1e-12, abs=1e-15)
+
+
+def test_pairwise_distances_default_chunk_size_is_256():
+    """The signature's default, seen in the result: float64 rows of length 1000, where
+    blocks of 256 and of 257 rows round a few hundred entries differently here."""
+    x = torch.randn(300, 1000, generator=torch.Generator().manual_seed(0), dtype=torch.float64)
+    assert torch.equal(pairwise_distances(x), pairwise_distances(x, chunk_size=256))
+
+
+def test_pairwise_distances_of_float32_are_computed_in_float32():
+    """float32 in, float32 arithmetic (the docstring's "other dtypes in float32"): within
+    1e-5 of the float64 distances, but not all of them the float64 distance rounded."""
+    x = torch.randn(50, 300, generator=torch.Generator().manual_seed(1))
+    got, exact = pairwise_distances(x), broadcast_distances(x.double())
+    off = ~torch.eye(50, dtype=torch.bool)
+    assert ((got.double() - exact).abs()[off] / exact[off]).max() < 1e-5
+    assert not torch.equal(got, exact.float())
+
+
+# rows far from the origin (an offset unlike in each coordinate) with pairs whose centred
+# ratio ||x - y||^2 / (||x||^2 + ||y||^2) is 0.002 (below both dtypes' tau), 0.06
+# (below float32's 0.1 only) and the rest 0.79 or more
+_NEAR_ROWS = [
+    [1.0, 0.0, 0.0],
+    [0.0, 1.0, 0.0],
+    [-1.0, -1.0, 0.0],
+    [0.0, 0.0, 1.0],
+    [0.0, 0.0, -1.0],
+    [1.0, 0.05, 0.0],  # row 0 + 0.05 e2
+    [0.3, 1.0, 0.0],  # row 1 + 0.3 e1
+]
+
+
+@pytest.mark.parametrize(
+    "dtype, offset, scale",
+    [
+        (torch.float64, [1e3, -5e2, 2.5e2], 1.0),
+        (torch.float32, [1e3, -5e2, 2.5e2], 1.0),
+        (torch.float64, [1e3, -5e2, 2.5e2], 2.0**700),  # scaled before centring
+        (torch.float32, [0.0, 0.0, 0.0], 2.0**-100),
+    ],
+)
+def test_pairwise_distances_recompute_the_pairs_their_docstring_names(
+    monkeypatch, dtype, offset, scale
+):
+    """Pairs with ||x - y||^2 < tau (||x||^2 + ||y||^2), rows centred on their mean
+    (tau = 1e-2 in float64, 0.1 in float32), are recomputed from their difference; the
+    others come from the product formula. The pairs `_norms` receives, against that
+    condition evaluated in float64 on the centred rows (no ratio within a factor 1.5 of
+    tau, so its rounding cannot matter); every distance against 40-digit arithmetic."""
+    import mlnotes.embeddings as embeddings
+
+    x = ((torch.tensor(_NEAR_ROWS, dtype=torch.float64) + torch.tensor(offset)) * scale).to(dtype)
+    n, tau = len(_NEAR_ROWS), 1e-2 if dtype == torch.float64 else 0.1
+    c = x.double() / scale
+    c -= c.mean(dim=0)
+    sq = (c * c).sum(dim=1)
+    expected = set()
+    for i in range(n):
+        for j in range(i + 1, n):
+            ratio = float(((c[i] - c[j]) ** 2).sum() / (sq[i] + sq[j]))
+            assert not tau / 1.5 < ratio < tau * 1.5, (i, j, ratio)
+            if ratio < tau:
+                expected.add((i, j))
+    assert len(expected) == (1 if dtype == torch.float64 else 2)
+    differences = {tuple((x[i] - x[j]).tolist()): (i, j) for i in range(n) for j in range(i + 1, n)}
+    seen = []
+    norms = embeddings._norms
+
+    def spy(diff):
+        seen.extend(differences.get(tuple(row), tuple(row)) for row in diff.tolist())
+        return norms(diff)
+
+    monkeypatch.setattr(embeddings, "_norms", spy)
+    got = pairwise_distances(x)
+    assert sorted(seen) == sorted(expected)
+    exact = _exact_distances(x)
+    rel = 1e-13 if dtype == torch.float64 else 1e-6
+    for i in range(n):
+        for j in range(n):
+            assert got[i, j].item() == pytest.approx(exact[i][j], rel=rel, abs=0), (i, j)
+
+
+def test_pairwise_distances_scale_only_coordinates_beyond_2_to_the_40():
+    """float32 rows sharing a coordinate of 2**38 (left unscaled: its squares fit) and
+    differing by about 1e-30 in two others: those keep their digits. Scaled down by 2**-39
+    with the rest, they would be subnormal (about 2e-42: 10 or 11 bits) before the centring."""
+    rows = [[2.0**38, 1.2345e-30 * a, 0.987e-30 * b] for a, b in ((1, 2), (-3, 1), (2, -2.5))]
+    x = torch.tensor(rows, dtype=torch.float32)
+    got, exact = pairwise_distances(x), _exact_distances(x)
+    for i in range(3):
+        for j in range(3):
+            assert got[i, j].item() == pytest.approx(exact[i][j], rel=1e-6, abs=0), (i, j)
+
+
+def test_pairwise_distances_of_small_rows_near_the_mean():
+    """float32 rows of about 1e-21 near the mean of rows of norm about 1: their squares
+    (about 2e-42) are subnormal: the product formula keeps about 10 bits of their distance;
+    a distance whose product-formula square is below finfo.tiny / eps is recomputed."""
+    rows = [[1.0, 1.0], [-1.0, -1.0], [1.3e-21, -0.4e-21], [0.3e-21, 1.1e-21]]
+    x = torch.tensor(rows, dtype=torch.float32)
+    got, exact = pairwise_distances(x), _exact_distances(x)
+    assert exact[2][3] > torch.finfo(torch.float32).tiny  # a normal float32
+    for i in range(4):
+        for j in range(4):
+            assert got[i, j].item() == pytest.approx(exact[i][j], rel=1e-6, abs=0), (i, j)
