@@ -57,11 +57,14 @@ def _is_bool(value: object) -> bool:
     return isinstance(value, (bool, np.bool_))
 
 
-def integer(value: object, name: str, *, minimum: int | None = None) -> int:
-    """Return `value` as a Python int, checking it is an integer >= `minimum`.
+def integer(
+    value: object, name: str, *, minimum: int | None = None, maximum: int | None = None
+) -> int:
+    """Return `value` as a Python int, checking it is an integer in [`minimum`, `maximum`].
 
     Python and NumPy integers are accepted; bools, floats (even integral ones),
-    strings and None raise `TypeError`; an integer below `minimum` raises `ValueError`.
+    strings and None raise `TypeError`; an integer below `minimum` or above `maximum`
+    raises `ValueError`.
     """
     if _is_bool(value) or not isinstance(value, numbers.Integral):
         raise TypeError(f"{name} must be an integer, got {show(value)} ({type(value).__name__})")
@@ -71,6 +74,8 @@ def integer(value: object, name: str, *, minimum: int | None = None) -> int:
             minimum, f"an integer >= {minimum}"
         )
         raise ValueError(f"{name} must be {kind}, got {value}")
+    if maximum is not None and value > maximum:
+        raise ValueError(f"{name} must be at most {maximum}, got {value}")
     return value
 
 

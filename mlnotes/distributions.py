@@ -44,8 +44,12 @@ def _check_theta(theta, name="theta", low_open=False):
     return V.probability(theta, name, low_open=low_open)
 
 
-def _check_count(n, name):
-    return V.integer(n, name, minimum=0)
+# the largest trial count passed to scipy.stats (its integer arrays are int64)
+_SCIPY_MAX_COUNT = 2**63 - 1
+
+
+def _check_count(n, name, minimum=0, maximum=None):
+    return V.integer(n, name, minimum=minimum, maximum=maximum)
 
 
 def _check_lam(lam):
@@ -119,8 +123,8 @@ def binomial_pmf(y: ArrayLike, n: int, theta: float) -> float | np.ndarray:
         A float if `y` is a scalar, else an array with the shape of `y`.
 
     Raises:
-        ValueError: If `y` is not integer-valued, `n < 0`, or `theta` is outside
-            $[0, 1]$ or NaN.
+        ValueError: If `y` is not integer-valued, `n < 0` or `n > 2**63 - 1` (scipy's
+            integers are int64), or `theta` is outside $[0, 1]$ or NaN.
         TypeError: If `n` is not an int or `theta` not a real number.
 
     Precision:
@@ -145,7 +149,7 @@ def binomial_pmf(y: ArrayLike, n: int, theta: float) -> float | np.ndarray:
         Notes, section 1.6, Definition 1.11.
         Murphy (2022), *Probabilistic Machine Learning: An Introduction*, section 2.4.
     """
-    n = _check_count(n, "n")
+    n = _check_count(n, "n", maximum=_SCIPY_MAX_COUNT)
     theta = _check_theta(theta)
     values = _check_y(y)
     try:
@@ -463,7 +467,8 @@ def binomial_poisson_distance(lam: float, n: int) -> float:
         The distance, a float in $[0, 1]$.
 
     Raises:
-        ValueError: If `lam` is negative or not finite, `n < 1` or `lam > n`.
+        ValueError: If `lam` is negative or not finite, `n < 1`, `n > 2**63 - 1`
+            (scipy's integers are int64) or `lam > n`.
         TypeError: If `n` is not an integer or `lam` not a real number.
 
     Precision:
@@ -487,7 +492,7 @@ def binomial_poisson_distance(lam: float, n: int) -> float:
         Notes, section 1.7. Le Cam, "An approximation theorem for the Poisson binomial
         distribution", Pacific J. Math. 10 (1960).
     """
-    n = V.integer(n, "n", minimum=1)
+    n = _check_count(n, "n", minimum=1, maximum=_SCIPY_MAX_COUNT)
     lam = _check_lam(lam)
     if lam > n:
         raise ValueError(

@@ -464,3 +464,22 @@ def test_geometric_mean_var_overflow_is_inf_without_a_warning():
         warnings.simplefilter("error")
         mean, var = geometric_mean_var(1e-200)
     assert mean == pytest.approx(1e200, rel=1e-15) and var == math.inf
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda n: binomial_pmf(1, n, 0.5),
+        lambda n: binomial_poisson_distance(3.0, n),
+    ],
+    ids=["binomial_pmf", "binomial_poisson_distance"],
+)
+def test_a_trial_count_past_scipys_int64_is_refused_by_name(call):
+    """scipy.stats' binomial holds n in int64: past it scipy raised a TypeError about a
+    ufunc loop that named no argument; the largest int64 still works."""
+    with pytest.raises(ValueError) as err:
+        call(2**63)
+    assert str(err.value) == f"n must be at most {2**63 - 1}, got {2**63}"
+    with pytest.raises(ValueError, match=r"^n must be at most 9223372036854775807, got 10{20}$"):
+        call(10**20)
+    assert math.isfinite(call(2**63 - 1))
