@@ -18,6 +18,7 @@ stylesheet (575 KB) keeps only the rules that can match the page (`prune_css`).
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 import sys
@@ -371,10 +372,16 @@ def prune_css(css: str, classes: set[str]) -> str:
     `:not(...)` and the like), and is not the root or the body inside an element.
     Conservative: ids, tags and attributes are not looked at; `@media` and the like are
     pruned inside, other at-rules kept whole. Parsed with tinycss2."""
+    return "".join(_prune_rules(_parse_css(css), classes))
+
+
+@functools.lru_cache(maxsize=2)
+def _parse_css(css: str) -> tuple:
+    """The rules of `css`, parsed once per build for all the notebook pages (the same
+    stylesheet; about 2 s for its 575 KB)."""
     import tinycss2
 
-    rules = tinycss2.parse_stylesheet(css, skip_comments=True, skip_whitespace=True)
-    return "".join(_prune_rules(rules, classes))
+    return tuple(tinycss2.parse_stylesheet(css, skip_comments=True, skip_whitespace=True))
 
 
 def prune_jupyter_css(html: str, cache: Path) -> str:
