@@ -97,7 +97,14 @@ READER = {
             "mobile": [lighthouse(92, 150, ["color-contrast"])] * 3,
             "desktop": [lighthouse(99, 0)] * 3,
         },
+        "reference/linalg": {  # not a reading page: mobile only
+            "path": "reference/linalg/",
+            "mobile": [lighthouse(91, 250), lighthouse(93, 180), lighthouse(95, 190)],
+            "desktop": [],
+        },
     },
+    "seconds": 1500,
+    "inp": {"page": "notes/cnn/", "steps_ms": [120, None, 88], "inp_ms": 120, "slowdown": 4},
 }
 
 
@@ -154,12 +161,37 @@ def test_every_table_from_one_run(tmp_path):
     ]
     # Lighthouse: medians of the runs per page and mode
     assert row(text, "post")[1:4] == ["96", "200", "2.5"]
-    assert row(text, "post")[4:6] == ["100", "0"]
+    assert row(text, "post")[5:7] == ["100", "0"]
     assert "median of 3 runs" in text
+    assert "The run took 25 min." in text
+    # every page listed; no desktop run shows as such; the budget: mobile >= 90, TBT <= 200
+    assert row(text, "reference/linalg")[1:] == ["93", "190", "2.5", "yes", "—", "—", "—", "200"]
+    assert row(text, "post")[4] == "yes"  # 96, 200 ms: at the budget's edge
+    assert row(text, "notes/cnn")[4] == "yes"
+    assert "3 of 3 pages within the budget." in text
+    assert (
+        "Slider step (Interaction to Next Paint, budget 200 ms): 120 ms on `/notes/cnn/` "
+        "(steps: 120, < 16, 88 ms)"
+    ) in text
     assert "notes/cnn (mobile): color-contrast" in text
     # the suite and the quick tier, and their ratio
     assert row(text, "`make test` (pytest)")[1:3] == ["400", "1.00"]
     assert row(text, "`make check`'s tests")[1:3] == ["100", "0.25"]
+
+
+def test_a_page_over_budget_and_no_slider_say_so(tmp_path):
+    reader = json.loads(json.dumps(READER))
+    reader["pages"]["post"]["mobile"][2]["tbt_ms"] = 201  # 100, 300, 201: the median 201 ms
+    reader["pages"]["notes/cnn"]["mobile"] = [lighthouse(89, 10)]
+    reader["inp"] = {"page": None, "reason": "no explorable figure"}
+    text = bench_report.render(write(tmp_path / "r", reader=reader), "commit abc")
+    assert row(text, "post")[2:5] == ["201", "2.5", "**no**"]
+    assert row(text, "notes/cnn")[1:5] == ["89", "10", "2.5", "**no**"]
+    assert "1 of 3 pages within the budget." in text
+    assert (
+        "Slider step (Interaction to Next Paint, budget 200 ms): Not measured (no explorable figure)."
+        in text
+    )
 
 
 def test_a_missing_results_file_says_so_instead_of_showing_numbers(tmp_path):

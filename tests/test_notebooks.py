@@ -160,3 +160,115 @@ def test_a_notebook_is_keyed_on_what_it_imported_when_it_ran(tmp_path, monkeypat
     # the next build reads the record: a cache hit, nothing runs
     monkeypatch.setattr(notebooks, "execute_notebook", lambda *a, **k: pytest.fail("ran again"))
     assert notebooks.build_notebook(notebook, ROOT, cache) == (page, download)
+
+
+def _png(width: int, height: int, grey: int) -> bytes:
+    import io
+
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig = plt.figure(figsize=(width / 100, height / 100), dpi=100, facecolor=str(grey / 255))
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=100)
+    plt.close(fig)
+    return buf.getvalue()
+
+
+def test_plots_are_files_of_their_size_linked_lazily():
+    """Each plot's two images become files (none inline), linked with the size the PNG
+    header gives (here matplotlib's, drawn at a size of our choosing) and `loading="lazy"`."""
+    import base64
+    import re
+
+    import nbformat
+
+    def notebook(grey):
+        nb = nbformat.v4.new_notebook()
+        cell = nbformat.v4.new_code_cell("plot()")
+        png = base64.b64encode(_png(300, 200, grey)).decode()
+        cell.outputs = [
+            nbformat.v4.new_output("display_data", data={"image/png": png, "text/plain": "Fig"})
+        ]
+        nb.cells = [nbformat.v4.new_code_cell("x = 1"), cell]
+        return nb
+
+    merged, plots = notebooks.merge_themes(notebook(250), notebook(20), "nb.py", "nb")
+    assert (
+        sorted(plots)
+        == merged.metadata["mlnotes_plots"]
+        == [
+            "plot-1-dark.png",
+            "plot-1-light.png",
+        ]
+    )
+    assert plots["plot-1-light.png"] != plots["plot-1-dark.png"]
+    assert all(notebooks.png_size(data) == (300, 200) for data in plots.values())
+    html = merged.cells[1].outputs[0].data["text/html"]
+    assert "data:" not in html
+    imgs = re.findall(r"<img [^>]*>", html)
+    assert [re.search(r'src="([^"]*)"', i)[1] for i in imgs] == [
+        "nb/plot-1-light.png",
+        "nb/plot-1-dark.png",
+    ]
+    assert all('width="300" height="200" loading="lazy"' in i for i in imgs)
+    # the page's links: relative to the page, whatever its address
+    linked = notebooks.plot_links(html, "nb", {"plot-1-light.png": "../nb/plot-1-light.png"})
+    assert 'src="../nb/plot-1-light.png"' in linked and 'src="nb/plot-1-dark.png"' in linked
+    with pytest.raises(ValueError, match="data: not a PNG"):
+        notebooks.png_size(b"GIF89a" + bytes(30))
+
+
+CSS = """@charset "UTF-8";
+.jupyter-wrapper{--jp-x: 1px}
+.jupyter-wrapper .jp-Cell{margin:0}
+.jupyter-wrapper .jp-Toolbar{color:red}
+.jupyter-wrapper .jp-Toolbar,.jupyter-wrapper .jp-Cell .jp-InputArea{padding:0}
+.jupyter-wrapper .jp-Cell:not(.jp-mod-active) .jp-InputPrompt{opacity:.5}
+.jupyter-wrapper :root{--jp-huge: 0}
+.jupyter-wrapper body{margin:0}
+.jupyter-wrapper [data-jp-theme-light=true] pre{color:blue}
+@media print{.jupyter-wrapper .jp-Cell{break-inside:avoid}.jupyter-wrapper .jp-Dialog{display:none}}
+@media (max-width:100px){.jupyter-wrapper .jp-Dialog{display:none}}
+@keyframes spin{to{transform:rotate(1turn)}}
+"""
+
+
+def test_the_jupyter_stylesheet_keeps_the_rules_that_can_match():
+    """A rule stays when one of its selectors needs only classes the page has (those in
+    `:not(...)` need not be there); the root or the body inside an element never matches."""
+    classes = {"jupyter-wrapper", "jp-Cell", "jp-InputArea", "jp-InputPrompt"}
+    pruned = notebooks.prune_css(CSS, classes)
+    for kept in (
+        ".jupyter-wrapper{--jp-x: 1px}",
+        ".jupyter-wrapper .jp-Cell{margin:0}",
+        ".jupyter-wrapper .jp-Toolbar,.jupyter-wrapper .jp-Cell .jp-InputArea{padding:0}",
+        ".jupyter-wrapper .jp-Cell:not(.jp-mod-active) .jp-InputPrompt{opacity:.5}",
+        ".jupyter-wrapper [data-jp-theme-light=true] pre{color:blue}",
+        "@media print{.jupyter-wrapper .jp-Cell{break-inside:avoid}}",
+        "@keyframes spin{to{transform:rotate(1turn)}}",
+    ):
+        assert kept in pruned, kept
+    for dropped in ("color:red", "--jp-huge", "body{", "jp-Dialog", "max-width:100px"):
+        assert dropped not in pruned, dropped
+    # without the wrapper's class, nothing of the wrapper's
+    assert ".jupyter-wrapper" not in notebooks.prune_css(CSS, {"jp-Cell"})
+
+
+def test_a_notebook_page_carries_its_plots_as_files_and_a_pruned_stylesheet(site):
+    """On the built notebook pages: no image inline, every linked plot a file of the site,
+    and a JupyterLab stylesheet (mkdocs-jupyter's, 575 KB) of under 60 KB."""
+    import re
+
+    for src in sorted((ROOT / "docs" / "notebooks").glob("*.py")):
+        page = site.path / "notebooks" / src.stem / "index.html"
+        html = page.read_text(encoding="utf-8")
+        # (the stylesheet has two data: PNG backgrounds of its own)
+        assert "data:image/png" not in re.sub(r"<style.*?</style>", "", html, flags=re.S), src.name
+        links = re.findall(r'<img [^>]*src="(plot-[^"]+\.png)"', html)
+        assert len(links) >= 2 and len(links) % 2 == 0, (src.name, links)
+        assert all((page.parent / link).is_file() for link in links), src.name
+        css = notebooks.JUPYTER_CSS.search(html)
+        assert css is not None and 1_000 < len(css.group(2)) < 60_000, src.name

@@ -1,20 +1,27 @@
-"""The reader table (issue 16): Lighthouse on the reading pages, served as a static host serves them.
+"""The reader table (issues 16, 31): Lighthouse on every page, served as a static host serves them.
 
-    python scripts/dev/bench_reader.py [SITE_DIR] [--runs N] [--json PATH]
+    python scripts/dev/bench_reader.py [SITE_DIR] [--runs N] [--json PATH] [--pages P ...]
+                                       [--desktop reading|all|none] [--inp-steps N]
 
 Serves a built site (SITE_DIR; without it, `mkdocs build --strict` into a temporary
 folder) with Debian's nginx (/usr/sbin/nginx, package nginx-light), gzip on for HTML,
 CSS, JavaScript, JSON, SVG and XML as a static host compresses them: nginx runs in the
-foreground as one process of the user who starts it (no master, so no workers that
-switch user), on a free localhost port, with its configuration, pid, log and temporary
-files in a temporary folder. Then runs Lighthouse (npm `lighthouse`, the version pinned in
-package.json's devDependencies; from node_modules after `npm ci`, else through npx) with
-Debian's Chromium (/usr/bin/chromium) on each reading page: once with its default mobile
-emulation (a mid-range phone: 4x CPU slowdown, slow 4G, simulated) and once with
-`--preset=desktop`, `--runs` times each (medians are shown).
+foreground as one process of the user who starts it, on a free localhost port, with its
+configuration, pid, log and temporary files in a temporary folder. Then runs Lighthouse
+(npm `lighthouse`, package.json's version) with Debian's Chromium on every page of the
+site (its sitemap.xml: the 404 page is not there): with its default mobile emulation (a
+mid-range phone: 4x CPU slowdown, slow 4G, simulated) on each, and with
+`--preset=desktop` on the reading pages only (the landing page, the posts, the notes,
+the sources; `--desktop all` on every page), `--runs` times each (medians are shown).
 
-Prints a table (performance score, total blocking time, largest contentful paint, bytes
-transferred) and the accessibility findings; `--json` also writes every run's numbers.
+Then a slider step's Interaction to Next Paint: on the first page with an explorable
+figure (`figure.mlnotes-explore input[type=range]`), in Playwright with a phone's
+emulation and Chrome's 4x CPU slowdown, after a first touch of the slider (which loads
+its frames), `--inp-steps` presses of ArrowRight; each interaction's duration is the
+longest of its Event Timing entries (a PerformanceObserver on 'event' entries,
+durationThreshold 16 ms). No such page: "not measured", no number.
+
+Prints a table and the accessibility findings; `--json` also writes every run's numbers.
 Measured, never asserted. These machines are noisy (2 shared cores): compare runs, not
 single figures.
 """
@@ -22,6 +29,7 @@ single figures.
 from __future__ import annotations
 
 import argparse
+import html.parser
 import json
 import os
 import statistics
@@ -29,29 +37,23 @@ import subprocess
 import tempfile
 import time
 import urllib.request
+import xml.etree.ElementTree as ET
 from contextlib import contextmanager
 from pathlib import Path
 
 # scripts/dev is the script's folder (sys.path[0]): its helpers are shared, not copied
 from bench_loop import free_port
 from bench_pages import build
-from mlnotes_site.chromium import CHROMIUM
+from mlnotes_site.chromium import CHROMIUM, CHROMIUM_ARGS
 
 ROOT = Path(__file__).resolve().parents[2]
 NGINX = "/usr/sbin/nginx"
 CHROME_FLAGS = "--headless=new --no-sandbox"
 
-# The reading pages; the post's address is found in the built site (`post` below).
-PAGES = {
-    "landing page": "",
-    "post": None,
-    "notes/probability": "notes/probability/",
-    "notes/linear-algebra": "notes/linear-algebra/",
-    "notes/cnn": "notes/cnn/",
-    "reference/embeddings": "reference/embeddings/",
-    "sources": "sources/",
-}
 MODES = {"mobile": [], "desktop": ["--preset=desktop"]}
+# the blog's listings: not posts
+BLOG_LISTINGS = ("archive", "category", "page", "author", "tag")
+SITEMAP_NS = "{http://www.sitemaps.org/schemas/sitemap/0.9}"
 
 NGINX_CONF = """\
 # written by scripts/dev/bench_reader.py: a static host, compressed
@@ -145,18 +147,136 @@ def check_compressed(base: str) -> None:
             raise SystemExit(f"nginx at {base} does not compress HTML: {dict(response.headers)}")
 
 
-def post(site: Path) -> str:
-    """The blog post's address: the page under blog/ that is neither an index nor an archive."""
-    found = []
-    for html in sorted((site / "blog").rglob("index.html")):
-        rel = html.parent.relative_to(site).as_posix()
-        parts = rel.split("/")[1:]
-        if not parts or parts[0] in ("archive", "category", "page", "author", "tag"):
+def site_pages(site: Path) -> list[str]:
+    """Every page of a built site, as paths below its root (`""`: the landing page), in the
+    order of its sitemap.xml, whose addresses all start with the landing page's (the
+    shortest)."""
+    try:
+        tree = ET.parse(site / "sitemap.xml")
+    except (OSError, ET.ParseError) as err:
+        raise SystemExit(f"no readable sitemap.xml in {site}: {err}") from err
+    locs = [(e.text or "").strip() for e in tree.getroot().iter(f"{SITEMAP_NS}loc")]
+    if not locs:
+        raise SystemExit(f"{site}/sitemap.xml lists no page")
+    home = min(locs, key=len)
+    if not all(loc.startswith(home) for loc in locs):
+        raise SystemExit(f"{site}/sitemap.xml: not every address starts with {home}")
+    return list(dict.fromkeys(loc[len(home) :] for loc in locs))
+
+
+def is_reading(path: str) -> bool:
+    """A reading page: the landing page, a blog post, a note, the sources."""
+    parts = path.strip("/").split("/")
+    post = parts[0] == "blog" and len(parts) > 1 and parts[1] not in BLOG_LISTINGS
+    return path in ("", "sources/") or path.startswith("notes/") or post
+
+
+def page_name(path: str) -> str:
+    return path.strip("/") or "landing page"
+
+
+class _Explorable(html.parser.HTMLParser):
+    """Finds `figure.mlnotes-explore input[type=range]` in a page."""
+
+    def __init__(self):
+        super().__init__()
+        self.depth = 0  # figures open since an explorable one (0: outside one)
+        self.found = False
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "figure":
+            if self.depth or "mlnotes-explore" in (a.get("class") or "").split():
+                self.depth += 1
+        elif tag == "input" and self.depth and (a.get("type") or "").lower() == "range":
+            self.found = True
+
+    def handle_endtag(self, tag):
+        if tag == "figure" and self.depth:
+            self.depth -= 1
+
+
+def explorable_page(site: Path, pages: list[str]) -> str | None:
+    """The first of `pages` (paths in the built `site`) with a range input in an
+    explorable figure, or None."""
+    for path in pages:
+        index = site / path / "index.html"
+        if not index.is_file():
             continue
-        found.append(rel + "/")
-    if len(found) != 1:
-        raise SystemExit(f"expected one post under {site}/blog, found {found}")
-    return found[0]
+        finder = _Explorable()
+        finder.feed(index.read_text(encoding="utf-8"))
+        if finder.found:
+            return path
+    return None
+
+
+# Every Event Timing entry of 16 ms or more, from the page's start (buffered)
+EVENT_OBSERVER = """
+window.__mlnotesEvents = [];
+new PerformanceObserver(list => {
+  for (const e of list.getEntries())
+    window.__mlnotesEvents.push({name: e.name, id: e.interactionId, duration: e.duration});
+}).observe({type: "event", durationThreshold: 16, buffered: true});
+"""
+SLIDER = "figure.mlnotes-explore input[type=range]"
+
+
+def slider_inp(base: str, path: str, steps: int = 3, slowdown: float = 4) -> dict:
+    """A slider step's interaction to next paint on the page `base + path`, in ms.
+
+    A phone's emulation (Playwright's "Pixel 5"), the CPU slowed `slowdown` times (Chrome's
+    `Emulation.setCPUThrottlingRate`): the first slider of an explorable figure is
+    touched once (it loads its frames; the network is then awaited), then `steps` times
+    ArrowRight (ArrowLeft at the end of its range) is pressed. Each step's duration is the
+    longest Event Timing entry of its interaction; None when none reached 16 ms (the
+    observer's threshold). Returns {"page", "steps_ms", "inp_ms" (the longest step, or
+    None), "slowdown"}.
+    """
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            context = browser.new_context(**pw.devices["Pixel 5"])
+            page = context.new_page()
+            page.add_init_script(EVENT_OBSERVER)
+            context.new_cdp_session(page).send("Emulation.setCPUThrottlingRate", {"rate": slowdown})
+            page.goto(base + path, wait_until="load")
+            slider = page.locator(SLIDER).first
+            slider.scroll_into_view_if_needed()
+            slider.wait_for(state="visible", timeout=30000)
+            slider.tap()  # the first touch: the frames load
+            settle(page)
+            durations: list[float | None] = []
+            for _ in range(steps):
+                at_end = slider.evaluate("s => Number(s.value) >= Number(s.max || 100)")
+                before = page.evaluate("window.__mlnotesEvents.length")
+                slider.press("ArrowLeft" if at_end else "ArrowRight")
+                page.wait_for_timeout(1500)  # the entries come after the next paint
+                entries = page.evaluate("window.__mlnotesEvents")[before:]
+                ids = [e for e in entries if e["id"]]
+                durations.append(max((e["duration"] for e in ids), default=None))
+        finally:
+            browser.close()
+    measured = [d for d in durations if d is not None]
+    return {
+        "page": path,
+        "steps_ms": durations,
+        "inp_ms": max(measured) if measured else None,
+        "slowdown": slowdown,
+    }
+
+
+def settle(page, quiet_ms: int = 1000, timeout_ms: int = 30000) -> None:
+    """Wait until the page has started no request for `quiet_ms` (at most `timeout_ms`)."""
+    count = "performance.getEntriesByType('resource').length"
+    waited, last, still = 0, page.evaluate(count), 0
+    while still < quiet_ms and waited < timeout_ms:
+        page.wait_for_timeout(250)
+        waited += 250
+        now = page.evaluate(count)
+        still = still + 250 if now == last else 0
+        last = now
 
 
 def lighthouse_command() -> list[str]:
@@ -223,6 +343,13 @@ def median(runs: list[dict], key: str) -> float:
     return statistics.median(r[key] for r in runs)
 
 
+def modes_for(path: str, desktop: str) -> list[str]:
+    """The Lighthouse modes a page is measured in: mobile always, desktop as `desktop` says."""
+    if desktop == "all" or (desktop == "reading" and is_reading(path)):
+        return ["mobile", "desktop"]
+    return ["mobile"]
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("site", nargs="?", type=Path, help="a built site (default: build one)")
@@ -236,12 +363,22 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--pages",
         nargs="*",
-        help="only these of the table's pages: names as printed, or paths (/: the landing page)",
+        help="only these pages: names as printed, or paths (/: the landing page)",
+    )
+    parser.add_argument(
+        "--desktop",
+        choices=("reading", "all", "none"),
+        default="reading",
+        help="the pages also measured with --preset=desktop (default: the reading pages)",
+    )
+    parser.add_argument(
+        "--inp-steps", type=int, default=3, help="slider steps measured (0: no INP measurement)"
     )
     args = parser.parse_args(argv)
     if not Path(CHROMIUM).exists():
         raise SystemExit(f"{CHROMIUM} not found: apt-get install -y chromium")
     command = lighthouse_command()
+    began = time.perf_counter()
 
     with tempfile.TemporaryDirectory(prefix="mlnotes-bench-reader-") as scratch:
         site = args.site
@@ -249,7 +386,8 @@ def main(argv: list[str] | None = None) -> int:
             site = Path(scratch) / "site"
             print(f"building the site into {site} ...", flush=True)
             build(site)
-        pages = {name: (path if path is not None else post(site)) for name, path in PAGES.items()}
+        every = site_pages(site)
+        pages = {page_name(path): path for path in every}
         if args.pages:
             wanted = {p.strip("/") for p in args.pages}
             pages = {n: p for n, p in pages.items() if n in args.pages or p.strip("/") in wanted}
@@ -257,26 +395,34 @@ def main(argv: list[str] | None = None) -> int:
         with nginx(site) as base:
             print(f"serving {site} with nginx (gzip) at {base}; {' '.join(command)}", flush=True)
             for name, path in pages.items():
-                for mode, extra in MODES.items():
+                entry = results.setdefault(name, {"path": path, "mobile": [], "desktop": []})
+                for mode in modes_for(path, args.desktop):
                     for run in range(max(args.runs, 1)):
                         out = Path(scratch) / f"lh-{len(results)}-{mode}-{run}.json"
                         started = time.perf_counter()
-                        numbers = lighthouse(command, base + path, extra, out)
-                        results.setdefault(name, {"path": path, "mobile": [], "desktop": []})[
-                            mode
-                        ].append(numbers)
+                        numbers = lighthouse(command, base + path, MODES[mode], out)
+                        entry[mode].append(numbers)
                         print(
                             f"  /{path} {mode} run {run + 1}: performance {numbers['performance']}, "
                             f"TBT {numbers['tbt_ms']:.0f} ms, LCP {numbers['lcp_ms'] / 1000:.1f} s "
                             f"({time.perf_counter() - started:.0f} s)",
                             flush=True,
                         )
+            explorable = explorable_page(site, every) if args.inp_steps > 0 else None
+            if explorable is not None:
+                inp = slider_inp(base, explorable, steps=args.inp_steps)
+            else:
+                inp = {
+                    "page": None,
+                    "reason": "no explorable figure" if args.inp_steps > 0 else "not asked",
+                }
+    seconds = time.perf_counter() - began
 
     version = next(iter(results.values()))["mobile"][0]["lighthouse"]
     runs = max(args.runs, 1)
     print(
         f"\nReader table: Lighthouse {version}, {'median of ' + str(runs) + ' runs' if runs > 1 else 'one run'} "
-        "per page and mode, site served gzip-compressed by nginx"
+        f"per page and mode, site served gzip-compressed by nginx; {seconds / 60:.1f} min in all"
     )
     header = (
         "| page | mobile perf | mobile TBT ms | mobile LCP s | desktop perf | desktop TBT ms "
@@ -286,10 +432,14 @@ def main(argv: list[str] | None = None) -> int:
     print("|---|" + "---:|" * (header.count("|") - 2))
     for name, r in results.items():
         m, d = r["mobile"], r["desktop"]
+        desk = (
+            f"{median(d, 'performance'):.0f} | {median(d, 'tbt_ms'):,.0f} | {median(d, 'lcp_ms') / 1000:.1f}"
+            if d
+            else "— | — | —"
+        )
         print(
             f"| {name} | {median(m, 'performance'):.0f} | {median(m, 'tbt_ms'):,.0f} | {median(m, 'lcp_ms') / 1000:.1f} "
-            f"| {median(d, 'performance'):.0f} | {median(d, 'tbt_ms'):,.0f} | {median(d, 'lcp_ms') / 1000:.1f} "
-            f"| {median(m, 'bytes') / 1024:,.0f} |"
+            f"| {desk} | {median(m, 'bytes') / 1024:,.0f} |"
         )
     findings = sorted(
         {
@@ -304,11 +454,26 @@ def main(argv: list[str] | None = None) -> int:
         "\nLighthouse accessibility: "
         + ("no failed audit on any page" if not findings else "\n  " + "\n  ".join(findings))
     )
+    if inp.get("page") is None:
+        print(f"\nSlider step INP: not measured ({inp['reason']})")
+    else:
+        steps = ", ".join("< 16" if d is None else f"{d:.0f}" for d in inp["steps_ms"])
+        print(f"\nSlider step INP on /{inp['page']} at {inp['slowdown']:g}x slowdown: {steps} ms")
 
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)
         args.json.write_text(
-            json.dumps({"lighthouse": version, "runs": runs, "pages": results}, indent=2)
+            json.dumps(
+                {
+                    "lighthouse": version,
+                    "runs": runs,
+                    "desktop": args.desktop,
+                    "seconds": round(seconds),
+                    "pages": results,
+                    "inp": inp,
+                },
+                indent=2,
+            )
         )
         print(f"\nwritten: {args.json}")
     return 0

@@ -312,41 +312,58 @@ def loop(data: dict | None) -> str:
     return "\n".join(out) + "\n"
 
 
+# issue 31's budget for every page, on the phone (Lighthouse's mobile emulation)
+BUDGET_PERFORMANCE, BUDGET_TBT_MS = 90, 200
+
+
 def reader(data: dict | None) -> str:
     out = [
         "## The reader (Lighthouse)\n",
         "`scripts/dev/bench_reader.py`: a strict build served by Debian's nginx with gzip, as a",
         "static host serves it; Lighthouse (package.json's version) in Debian's Chromium on",
-        "each reading page, with its mobile emulation (4x CPU slowdown, slow 4G, simulated)",
-        "and with `--preset=desktop`. TBT: total blocking time; LCP: largest contentful paint.\n",
+        "every page of the site's sitemap with its mobile emulation (4x CPU slowdown, slow 4G,",
+        "simulated), and on the reading pages also with `--preset=desktop` (— where not run).",
+        "TBT: total blocking time; LCP: largest contentful paint. Budget (issue 31): mobile",
+        f"performance ≥ {BUDGET_PERFORMANCE} and mobile TBT ≤ {BUDGET_TBT_MS} ms, on every page.\n",
     ]
     results = (data or {}).get("pages")
     if not results:
         return "\n".join(out) + "\n" + missing("Lighthouse runs", "reader.json")
     runs = data.get("runs", 1)
+    took = f" The run took {data['seconds'] / 60:.0f} min." if data.get("seconds") else ""
     out.append(
         f"Lighthouse {data.get('lighthouse', '?')}, "
         + (f"median of {runs} runs" if runs > 1 else "one run")
-        + " per page and mode.\n"
+        + f" per page and mode.{took}\n"
     )
 
     def med(values: list[dict], key: str) -> float:
         return statistics.median(v[key] for v in values)
 
-    rows = []
+    rows, within = [], []
     for name, r in results.items():
         m, d = r.get("mobile") or [], r.get("desktop") or []
-        if not m or not d:
+        if not m:
             continue
+        ok = med(m, "performance") >= BUDGET_PERFORMANCE and med(m, "tbt_ms") <= BUDGET_TBT_MS
+        within.append(ok)
+        desktop = (
+            [
+                f"{med(d, 'performance'):.0f}",
+                f"{med(d, 'tbt_ms'):,.0f}",
+                f"{med(d, 'lcp_ms') / 1000:.1f}",
+            ]
+            if d
+            else ["—"] * 3
+        )
         rows.append(
             [
                 name,
                 f"{med(m, 'performance'):.0f}",
                 f"{med(m, 'tbt_ms'):,.0f}",
                 f"{med(m, 'lcp_ms') / 1000:.1f}",
-                f"{med(d, 'performance'):.0f}",
-                f"{med(d, 'tbt_ms'):,.0f}",
-                f"{med(d, 'lcp_ms') / 1000:.1f}",
+                "yes" if ok else "**no**",
+                *desktop,
                 f"{med(m, 'bytes') / 1024:,.0f}",
             ]
         )
@@ -357,15 +374,17 @@ def reader(data: dict | None) -> str:
                 "mobile perf",
                 "mobile TBT ms",
                 "mobile LCP s",
+                "within budget",
                 "desktop perf",
                 "desktop TBT ms",
                 "desktop LCP s",
                 "KiB transferred",
             ],
             rows,
-            right=set(range(1, 8)),
+            right={1, 2, 3, 5, 6, 7, 8},
         )
     )
+    out.append(f"\n{sum(within)} of {len(within)} pages within the budget.")
     findings = sorted(
         {
             f"{name} ({mode}): {', '.join(run['accessibility_failed'])}"
@@ -379,7 +398,23 @@ def reader(data: dict | None) -> str:
         "\nAccessibility audits that failed: "
         + ("none." if not findings else "; ".join(findings) + ".")
     )
+    out.append("\n" + slider_step(data.get("inp")))
     return "\n".join(out) + "\n"
+
+
+def slider_step(inp: dict | None) -> str:
+    """The slider step's INP line (bench_reader.slider_inp), or why it was not measured."""
+    head = "Slider step (Interaction to Next Paint, budget 200 ms): "
+    if not inp or inp.get("page") is None:
+        reason = (inp or {}).get("reason", "no result in `bench-results/reader.json`")
+        return head + f"Not measured ({reason})."
+    steps = ", ".join("< 16" if d is None else f"{d:.0f}" for d in inp["steps_ms"])
+    worst = "< 16" if inp.get("inp_ms") is None else f"{inp['inp_ms']:.0f}"
+    return head + (
+        f"{worst} ms on `/{inp['page']}` (steps: {steps} ms), ArrowRight after a first touch, "
+        f"phone emulation at {inp.get('slowdown', 4):g}x CPU slowdown (Playwright, Event Timing "
+        "entries of 16 ms or more)."
+    )
 
 
 def commit(root: Path) -> str:

@@ -177,12 +177,13 @@ LOADED = {
 # visibility-hidden), and the mean luminance of the one shown drawn over the page's
 # background (the figures are transparent), over the whole image and over its outer
 # frame (8% of each side: axis labels, ticks and background, where the themes differ; a
-# heatmap's body does not).
+# heatmap's body does not). The plots load lazily: the one measured is fetched first.
 PLOTS = """async () => {
     const bg = getComputedStyle(document.body).backgroundColor.match(/\\d+/g).map(Number);
     const shown = img => { const r = img.getBoundingClientRect();
         return img.checkVisibility() && getComputedStyle(img).visibility === 'visible' && r.width > 0 && r.height > 0; };
     const luminance = async img => {
+        img.loading = 'eager';  // a plot out of view is not fetched yet (loading="lazy")
         await img.decode().catch(() => null);
         const canvas = document.createElement('canvas');
         const w = canvas.width = img.naturalWidth, h = canvas.height = img.naturalHeight;
