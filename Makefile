@@ -26,6 +26,10 @@ NODE_MAJOR := 22
 # The quick tier (`make check`, CI's first job): no browser, no whole-site build, on every
 # core (pytest-xdist).
 QUICK  := -m "not browser and not slow" -n auto
+# The whole suite (`make test`, CI's second job) on every core too: the browser tests, the
+# other whole-site tests and the other slow tests in three groups, each on one worker
+# (tests/conftest.py), the quick tier beside them.
+FULL   := -n auto --dist loadgroup
 # Debian's packages the targets need (as root, or through sudo): Chromium for the browser
 # tests and `make pdf`; libcairo2 for CairoSVG (the social cards' icon); a Java for the W3C
 # HTML checker (npm's vnu-jar: tests/test_html.py; installed before `npm ci`, whose vnu-jar
@@ -144,7 +148,7 @@ format: deps  ## fix what ruff can fix, then format
 
 # (Debian's Chromium for the browser tests: installed when missing, as `make debian-deps`)
 test: deps debian-deps  ## unit tests, doctests (modules and pages), figure scripts, strict build, browser tests
-	$(VENV)/bin/pytest
+	$(VENV)/bin/pytest $(FULL)
 
 # External links: they need the network, so `make test` does not check them; CI does, weekly
 # (.github/workflows/linkcheck.yml). Known-good exceptions: scripts/dev/linkcheck_exceptions.txt.

@@ -14,6 +14,8 @@ machine, not on a wrong result (speed is measured in scripts/dev/bench.py).
 
 from __future__ import annotations
 
+import fcntl
+import json
 import os
 import subprocess
 import sys
@@ -51,10 +53,29 @@ settings.load_profile("mlnotes")
 WHOLE_SITE_FIXTURES = {"built_site", "site", "base_url", "offline_site"}
 
 
+# `make test` runs on every core (pytest-xdist, `--dist loadgroup`: the Makefile's FULL).
+# The slow tests go in three groups, each on one worker: the browser tests (one Chromium),
+# the other tests of the whole site, and the rest (tiny projects built or served one at a
+# time, as in a serial run); the quick tier spreads over the workers. The whole site is
+# built once per run, by the first worker that needs it (`_build_once`).
+GROUPS = {
+    "browser": pytest.mark.xdist_group("browser"),
+    "site": pytest.mark.xdist_group("whole-site"),
+    "slow": pytest.mark.xdist_group("slow"),
+}
+
+
 def pytest_collection_modifyitems(items):
     for item in items:
-        if WHOLE_SITE_FIXTURES & set(getattr(item, "fixturenames", ())):
+        whole_site = bool(WHOLE_SITE_FIXTURES & set(getattr(item, "fixturenames", ())))
+        if whole_site:
             item.add_marker(pytest.mark.slow)
+        if item.get_closest_marker("browser"):
+            item.add_marker(GROUPS["browser"])
+        elif whole_site:
+            item.add_marker(GROUPS["site"])
+        elif item.get_closest_marker("slow"):
+            item.add_marker(GROUPS["slow"])
 
 
 @dataclass
@@ -84,7 +105,28 @@ def built_site(tmp_path_factory) -> BuiltSite:
     prebuilt = os.environ.get("MLNOTES_PREBUILT_SITE")
     if prebuilt:
         return BuiltSite(Path(prebuilt), 0, f"prebuilt site {prebuilt}, not rebuilt")
-    return _build(tmp_path_factory.mktemp("site"), SITE_URL=SITE_URL)
+    return _build_once(tmp_path_factory, "site", SITE_URL=SITE_URL)
+
+
+def _build_once(tmp_path_factory, name: str, **env) -> BuiltSite:
+    """`_build` into `name` once per test run: under pytest-xdist the first worker that
+    asks builds it into the run's temporary folder that the workers share; the others
+    wait for it and read the same build. One lock for every build of the project, so that
+    two never write its caches and figures at once."""
+    root = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        root = root.parent  # each worker's basetemp is a folder in the run's
+    record = root / f"{name}.json"
+    with open(root / "whole-site-builds.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file is closed
+        if record.is_file():
+            done = json.loads(record.read_text(encoding="utf-8"))
+            return BuiltSite(root / name, done["returncode"], done["log"])
+        built = _build(root / name, **env)
+        record.write_text(
+            json.dumps({"returncode": built.returncode, "log": built.log}), encoding="utf-8"
+        )
+        return built
 
 
 def _build(out: Path, **env) -> BuiltSite:
@@ -102,7 +144,7 @@ def _build(out: Path, **env) -> BuiltSite:
 @pytest.fixture(scope="session")
 def offline_site(tmp_path_factory) -> BuiltSite:
     """The copy of `make offline` (the variable the Makefile sets), built."""
-    built = _build(tmp_path_factory.mktemp("offline"), OFFLINE="true")
+    built = _build_once(tmp_path_factory, "offline", OFFLINE="true")
     if built.returncode:
         pytest.fail(f"the offline build failed:\n{built.log[-6000:]}")
     return built

@@ -10,7 +10,7 @@ BENCH = {
         ["docs/notes/cnn.md edited", "8.0 s"],
         ["  expected by the cache keys", "figures: cnn_a; notebooks: cnn (as redone)"],
         ["distances: pairwise_distances n=2000", "0.12 s, peak 31 MiB"],
-        ["tests: pytest (1 run)", "400 s"],
+        ["tests: make test's pytest (-n auto --dist loadgroup; 1 run)", "400 s"],
     ],
     "machine": {
         "cpus": 2,
@@ -175,7 +175,7 @@ def test_every_table_from_one_run(tmp_path):
     ) in text
     assert "notes/cnn (mobile): color-contrast" in text
     # the suite and the quick tier, and their ratio
-    assert row(text, "`make test` (pytest)")[1:3] == ["400", "1.00"]
+    assert row(text, "`make test` (pytest -n auto --dist loadgroup)")[1:3] == ["400", "1.00"]
     assert row(text, "`make check`'s tests")[1:3] == ["100", "0.25"]
 
 

@@ -182,4 +182,30 @@ if (!window.mlnotesSearchLanding && window.document$) {
     };
     requestAnimationFrame(land);
   }, true);  // capture: before Material or the click handler above change the address
+
+  // Back or forward to another page of the site, to the position saved in its history
+  // entry. Material (9.8.2) scrolls there once the page has arrived, reading the entry
+  // then; but when the entry's address names a part of the page (#...: navigation.tracking
+  // puts the heading read last there) it also scrolls at once, on the page still shown,
+  // and what it saves while the page is on its way (the position, 100 ms after a scroll;
+  // the heading tracked) goes into the entry gone back to. A page that took longer than
+  // that to arrive was shown elsewhere: the post, its HTML delayed by 600 ms, at its top.
+  // The position saved is kept here and scrolled to once the page has arrived, after
+  // Material's own scroll (Material's document$ replays the page shown, then emits the
+  // page arrived).
+  if (location.protocol !== "file:" && !window.mlnotesBackForward) {
+    window.mlnotesBackForward = true;  // notebook pages load the site's scripts twice
+    addEventListener("popstate", ev => {
+      const saved = ev.state, path = location.pathname;
+      if (!window.document$ || !saved || typeof saved.y !== "number") return;
+      let seen = 0;
+      const arrival = window.document$.subscribe(() => {
+        if (!seen++) return;  // the page shown, replayed
+        arrival.unsubscribe();
+        if (location.pathname !== path) return;  // gone elsewhere since
+        if (Math.abs(window.scrollY - saved.y) > 1) window.scrollTo(saved.x || 0, saved.y);
+        history.replaceState(saved, "");
+      });
+    });
+  }
 }

@@ -22,8 +22,8 @@ are shared and noisy: compare ratios within one run, not seconds across runs.
    first: torch allocates outside Python's heap); the largest n in 8 GiB from peak / n²
    at the largest n run (`pairwise_distances` runs at n = 20,000 under an 8 GiB
    address-space limit); `sinusoidal_embeddings(10**5, 1024)` beside Listing 1.
-4. Tests: the whole suite once in the scratch copy, as `make test` runs it (`pytest`), then
-   the quick tier as `make check` runs it (`-m "not browser and not slow" -n auto`).
+4. Tests: the whole suite once in the scratch copy, as `make test` runs it (`pytest -n auto
+   --dist loadgroup`), then the quick tier as `make check` runs it (`-m "not browser and not slow" -n auto`).
 
 --quick: no determinism build, no larger n, no tests, 3 rounds.
 """
@@ -447,7 +447,8 @@ def bench_compute(args, report: Report) -> None:
         )
 
 
-# the quick tier's options, as the Makefile's QUICK gives them to `make check`
+# the options the Makefile gives pytest: FULL for `make test`, QUICK for `make check`
+FULL = ["-n", "auto", "--dist", "loadgroup"]
 QUICK = ["-m", "not browser and not slow", "-n", "auto"]
 
 
@@ -455,7 +456,7 @@ def bench_tests(tree: Path, report: Report) -> None:
     """The whole suite once (`make test`'s pytest), then the quick tier a developer runs
     before committing (`make check`'s), in the same tree after it: their ratio."""
     runs = {}
-    for name, extra in (("all", []), ("quick", QUICK)):
+    for name, extra in (("all", FULL), ("quick", QUICK)):
         start = time.perf_counter()
         proc = subprocess.run(
             [sys.executable, "-m", "pytest", "-q", "-rfE", *extra],
@@ -483,7 +484,7 @@ def bench_tests(tree: Path, report: Report) -> None:
         }
     report.data["tests"] = runs
     report.add(
-        "tests: pytest (1 run)",
+        "tests: make test's pytest (-n auto --dist loadgroup; 1 run)",
         f"{runs['all']['seconds']:.0f} s, {runs['all']['summary']} (output: {runs['all']['log']})",
     )
     report.add(

@@ -177,7 +177,8 @@ def tests(bench: dict | None) -> str:
     out = [
         "## Test suite\n",
         "Wall time of one run of each, in the scratch copy after the builds: the whole suite as",
-        "`make test` runs it (`pytest`), then the quick tier as `make check` runs it (`pytest -m",
+        "`make test` runs it (`pytest -n auto --dist loadgroup`), then the quick tier as `make check`",
+        "runs it (`pytest -m",
         '"not browser and not slow" -n auto`; its ruff and actionlint are not timed here).\n',
     ]
     t = (bench or {}).get("tests")
@@ -185,7 +186,10 @@ def tests(bench: dict | None) -> str:
         return "\n".join(out) + "\n" + missing("test runs", "bench.json")
     rows = []
     whole = t.get("all", {}).get("seconds")
-    for key, label in (("all", "`make test` (pytest)"), ("quick", "`make check`'s tests")):
+    for key, label in (
+        ("all", "`make test` (pytest -n auto --dist loadgroup)"),
+        ("quick", "`make check`'s tests"),
+    ):
         if key not in t:
             continue
         r = t[key]
