@@ -921,3 +921,64 @@ def test_diagonalize_one_by_one():
     """A 1 x 1 matrix [[5]]: eigenvalue 5, eigenvector 1."""
     lam, U = diagonalize([[5.0]])
     assert lam.tolist() == [5.0] and U.tolist() == [[1.0]]
+
+
+def test_gram_schmidt_two_passes_give_the_rounded_exact_result_here():
+    """Columns (3, 1) and (5, 3): exactly, v_2 = (5, 3) - (18/10)(3, 1) = (-2/5, 6/5).
+    The two passes return its correctly rounded value; a third pass would move the
+    first entry by one unit in the last place (to -0.3999999999999999)."""
+    X = np.array([[3.0, 5.0], [1.0, 3.0]])
+    x1 = [Fraction(3), Fraction(1)]
+    x2 = [Fraction(5), Fraction(3)]
+    k = (x2[0] * x1[0] + x2[1] * x1[1]) / (x1[0] ** 2 + x1[1] ** 2)
+    v2 = [float(a - k * b) for a, b in zip(x2, x1)]
+    assert v2 == [-0.4, 1.2]
+    np.testing.assert_array_equal(gram_schmidt(X, normalize=False), [[3.0, -0.4], [1.0, 1.2]])
+
+
+def test_gram_schmidt_refuses_a_residual_just_shorter_than_rtol_times_the_length():
+    """Columns (1, 0) and (0.75, 1): the residual of column 1 is (0, 1), of length 1;
+    column 1 has length 5/4. The float rtol = 0.8 is a little above 4/5, so the
+    residual is shorter than rtol times the length (by about 6e-17, below what the
+    float product 0.8 * 1.25 = 1.0 can show): the docstring's rule refuses it."""
+    rtol = 0.8
+    assert Fraction(rtol) * Fraction(5, 4) > 1
+    assert rtol * 1.25 == 1.0  # the float product rounds onto the residual's length
+    with pytest.raises(ValueError, match="column 1 is, to relative tolerance rtol=0.8"):
+        gram_schmidt(np.array([[1.0, 0.75], [0.0, 1.0]]), rtol=rtol)
+    gram_schmidt(np.array([[1.0, 0.75], [0.0, 1.0]]), rtol=0.79)  # 1 > 0.79 * 5/4
+
+
+def test_distance_line_line_refuses_a_sine_of_exactly_1e_10():
+    """u = (a, b, c, d, 0) with a^2 + b^2 + c^2 + d^2 = N = 10^20 - 1 and v = u + e_5:
+    u.u = u.v = N, v.v = N + 1, so sin^2(angle) = 1 - N^2 / (N (N + 1)) = 1 / 10^20
+    exactly, and |sin| = 1e-10 is "at most 1e-10": parallel, as the docstring says."""
+    u = [9999999999, 141419, 769, 274, 0]
+    v = [9999999999, 141419, 769, 274, 1]
+    uu = sum(x * x for x in u)
+    vv = sum(x * x for x in v)
+    uv = sum(x * y for x, y in zip(u, v))
+    assert uu == uv == 10**20 - 1 and vv == 10**20
+    assert Fraction(uu * vv - uv * uv, uu * vv) == Fraction(1, 10**20)
+    assert all(float(x) == x for x in u + v)  # exact as floats
+    zero = [0.0] * 5
+    with pytest.raises(ValueError, match="the lines are parallel"):
+        distance_line_line(zero, [float(x) for x in u], zero, [float(x) for x in v])
+
+
+def test_diagonalize_default_cond_max_is_1e10():
+    """A = [[1, b], [0, 2]] has eigenvectors (1, 0) and (b, 1) / sqrt(1 + b^2); the
+    2 x 2 matrix U of these unit columns has condition number b + sqrt(1 + b^2)
+    (singular values sqrt(1 +- b / sqrt(1 + b^2))). At b = 5000000000.25 that is
+    1e10 + 0.5, to within 0.1 (checked exactly, in rationals): above the default
+    cond_max = 1e10, refused, and within cond_max = 1e10 + 1."""
+    b = 5000000000.25
+    root_squared = 1 + Fraction(b) ** 2  # (cond - b)^2, with cond - b > 0
+    assert (Fraction(10**10) + Fraction(2, 5) - Fraction(b)) ** 2 < root_squared
+    assert root_squared < (Fraction(10**10) + Fraction(3, 5) - Fraction(b)) ** 2
+    A = [[1.0, b], [0.0, 2.0]]
+    with pytest.raises(ValueError, match="cond_max = 1e\\+10"):
+        diagonalize(A)
+    lam, U = diagonalize(A, cond_max=1e10 + 1)
+    np.testing.assert_allclose(lam, [1.0, 2.0])
+    np.testing.assert_allclose(np.abs(U[:, 1]), [1.0, 1 / b], rtol=1e-12)
