@@ -303,7 +303,7 @@ def check_probability_monty_hall(text, seed):
 
 def check_se_distance_offset(text, embed_dim):
     d, largest, at, side, root, first, then = _find(
-        rf"d = ({NUMBER}): over the offsets 0 to 999 the distance is at most ({NUMBER}) \(at k = ({NUMBER})\), "
+        rf"d = ({NUMBER}): over the offsets 0 to 999 the largest distance is ({NUMBER}) \(at k = ({NUMBER})\), "
         rf"(below|above) √d ≈ ({NUMBER}); it first decreases from k = ({NUMBER}) to k = ({NUMBER})\.",
         text,
     )
@@ -350,6 +350,7 @@ def check_cnn_kernel_positions(text, kernel, padding):
     w = torch.ones(1, 1, kernel)
     sizes = [torch.nn.functional.conv1d(x, w, stride=s, padding=padding).shape[-1] for s in (1, 2)]
     assert [int(_num(one)), int(_num(two))] == sizes
+    assert ("1 output " in text) == (sizes[0] == 1)  # the count's plural agrees with it
     relation = "the input's length" if sizes[0] == 7 else ("more" if sizes[0] > 7 else "fewer")
     assert relation in text
 

@@ -110,7 +110,8 @@ def caption_values(kernel=3, padding=1):
         else f"{'more' if one > N else 'fewer'} than the {N} inputs"
     )
     return (
-        f"k = {kernel}, p = {padding}: {one} outputs at stride 1 ({same}) and {two} at stride 2; "
+        f"k = {kernel}, p = {padding}: {one} output{'s' if one != 1 else ''} at stride 1 ({same}) "
+        f"and {two} at stride 2; "
         f"each position reads {kernel} cell{'s' if kernel > 1 else ''}."
     )
 

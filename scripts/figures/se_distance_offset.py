@@ -7,7 +7,7 @@ markers are entries of the distance table (`pairwise_distances`; at d = 1000, th
 the post's distance heatmap) read along two rows, t = 0 and t = 500, at k = 0, 25, ..., 475.
 At d = 1000 the distance is 0 at k = 0 and grows with |k|, quickly at first and then slowly
 and not monotonically (it first decreases from k = 68 to k = 69), towards √d (below it
-for these offsets, at most 28.95; for offsets of many thousands it oscillates around √d):
+for these offsets, the largest 28.95, at k = 994; for offsets of many thousands it oscillates around √d):
 it neither decreases with |k| nor grows linearly. The y axis spans the same multiple of
 √d at every d (or of the largest distance, where that is above √d).
 """
@@ -77,7 +77,7 @@ def caption_values(embed_dim=1000):
     first_decrease = int((dist[1:] < dist[:-1]).nonzero()[0])
     side = "below" if largest < root else "above"
     return (
-        f"d = {embed_dim}: over the offsets 0 to {MAX_POS - 1} the distance is at most "
+        f"d = {embed_dim}: over the offsets 0 to {MAX_POS - 1} the largest distance is "
         f"{largest:.2f} (at k = {at}), {side} √d ≈ {root:.2f}; it first decreases from "
         f"k = {first_decrease} to k = {first_decrease + 1}."
     )
