@@ -28,8 +28,11 @@
     const inputs = [...figure.querySelectorAll(".mlnotes-explore-controls input[type=range]")];
     const values = inputs.map((input) => JSON.parse(input.dataset.values));
     const line = figure.querySelector(".mlnotes-explore-values");
-    const point = () => inputs.reduce((n, input) => n * (+input.max + 1) + +input.value, 0);
-    const initial = point(); // the author's default: the drawing the alt text describes
+    const index = (key) => inputs.reduce((n, input) => n * (+input.max + 1) + +input[key], 0);
+    const point = () => index("value");
+    // the author's default, the drawing the alt text describes: the inputs' value attributes
+    // (a browser that restores form state may have moved the knobs since)
+    const initial = index("defaultValue");
     let loaded = false;
     const preload = () => {
       if (loaded) return;
@@ -58,6 +61,15 @@
     }
     figure.querySelector(".mlnotes-explore-controls").hidden = false;
     if (line) line.hidden = false;
+    if (point() !== initial) show(); // knobs a restored form state moved
+    // a print shows the default, which the caption describes, then the reader's point again
+    addEventListener("beforeprint", () => {
+      for (const image of images) {
+        image.img.setAttribute("src", url(initial, image));
+        image.img.alt = image.alt;
+      }
+    });
+    addEventListener("afterprint", show);
   };
   const initAll = () => document.querySelectorAll("figure.mlnotes-explore").forEach(init);
   // The page this script arrived with, now (loaded at the end of <body>): from file://

@@ -126,6 +126,13 @@ def test_a_keyboard_step_swaps_both_palettes_frames_and_says_the_value(browser, 
         page.keyboard.press("ArrowLeft")
         assert page.evaluate(alts) == default_alt
         page.keyboard.press("ArrowRight")
+        # a print shows the default (the figure the caption describes), then the point again
+        stepped = page.evaluate(SRCS)
+        page.evaluate("dispatchEvent(new Event('beforeprint'))")
+        assert [s.rsplit("/", 1)[-1] for s in page.evaluate(SRCS)] == list(DEFAULT)
+        assert page.evaluate(alts) == default_alt
+        page.evaluate("dispatchEvent(new Event('afterprint'))")
+        assert page.evaluate(SRCS) == stepped
         page.wait_for_function(f"() => ({SHOWN_LOADED})().every(Boolean)", timeout=5000)
         assert page.evaluate(SHOWN_LOADED) == [True]  # one palette shown, its frame drawn
         # the controls fit: nothing scrolls sideways
