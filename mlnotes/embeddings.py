@@ -232,7 +232,8 @@ class SinusoidalEmbeddings(nn.Module):
 
         Args:
             positions: integer tensor of any shape, of dtype `uint8`, `int8`, `int16`,
-                `int32` or `int64`, on any device, values in `[0, max_pos)`.
+                `int32` or `int64`, on any device that holds values (not `meta`), values in
+                `[0, max_pos)`.
 
         Returns:
             Tensor of shape `(*positions.shape, embed_dim)` on the buffer's device, in
@@ -243,6 +244,7 @@ class SinusoidalEmbeddings(nn.Module):
                 complex and bool tensors are rejected: a bool tensor would be read as
                 a mask; so are `uint16`, `uint32` and `uint64`, for which torch has no
                 `min`).
+            ValueError: if `positions` is on the `meta` device (it holds no values).
             IndexError: if a position is outside `[0, max_pos)`.
         """
         if not isinstance(positions, Tensor):
@@ -252,6 +254,8 @@ class SinusoidalEmbeddings(nn.Module):
                 "positions must be an integer tensor (uint8, int8, int16, int32 or int64), "
                 f"got dtype {positions.dtype}"
             )
+        if positions.is_meta:
+            raise ValueError("positions must hold values: a tensor on the meta device has none")
         if positions.numel():
             lo, hi = int(positions.min()), int(positions.max())
             bad = lo if lo < 0 else hi if hi >= self.max_pos else None

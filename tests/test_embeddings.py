@@ -162,6 +162,16 @@ def test_forward_rejects_positions_outside_the_table(bad):
         pe(torch.tensor([0, bad]))
 
 
+@pytest.mark.parametrize("shape", [(0,), (3,)])
+def test_forward_refuses_meta_positions_by_name(shape):
+    """A meta tensor holds no values: empty, torch's copy failed ("Cannot copy out of meta
+    tensor"); not empty, its `.item()` did, and neither named the argument."""
+    positions = torch.zeros(shape, dtype=torch.int64, device="meta")
+    with pytest.raises(ValueError) as err:
+        SinusoidalEmbeddings(50, 6)(positions)
+    assert str(err.value) == "positions must hold values: a tensor on the meta device has none"
+
+
 def test_forward_rejects_float_positions():
     with pytest.raises(TypeError, match="integer tensor"):
         SinusoidalEmbeddings(50, 6)(torch.tensor([1.0]))
