@@ -232,6 +232,15 @@ def slider_inp(base: str, path: str, steps: int = 3, slowdown: float = 4) -> dic
     observer's threshold). Returns {"page", "steps_ms", "inp_ms" (the longest step, or
     None), "slowdown"}.
     """
+    # In a thread of its own, as diff_report.py draws: Playwright's sync API refuses to
+    # start in a thread whose asyncio loop runs (a caller's Playwright, as in the tests).
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(_slider_inp, base, path, steps, slowdown).result()
+
+
+def _slider_inp(base: str, path: str, steps: int, slowdown: float) -> dict:
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as pw:
