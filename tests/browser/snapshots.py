@@ -294,8 +294,18 @@ def record_desktop(page, path: str, records: dict) -> None:
     records["figures_toggled_back"] = page.evaluate(FIGURES)
 
 
+# Plots that load lazily (loading="lazy": the notebooks' outputs) are fetched now, each
+# awaited, so that one that did not load is one that cannot, not one out of view.
+LAZY_IMAGES_LOADED = """async () => {
+    const lazy = [...document.querySelectorAll('article img[loading=lazy]')];
+    for (const img of lazy) img.loading = 'eager';
+    await Promise.all(lazy.map(img => img.decode().catch(() => null)));
+}"""
+
+
 def record_phone(page, path: str, records: dict) -> None:
     wait_for_math(page)
+    page.evaluate(LAZY_IMAGES_LOADED)
     records.update(page.evaluate(_all(SMOKE)))
     records["width"] = {360: widths(page, path)}
     page.set_viewport_size({"width": 1280, "height": 800})
