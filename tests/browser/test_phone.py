@@ -325,14 +325,18 @@ def test_links_reloads_and_going_back_land_where_nothing_is_skipped(browser, bas
             assert page.evaluate(SKIPPED_MATH)["boxes"] == 0  # an address with a part of the page
             linked = page.evaluate(TOP_OF, target)
             # where the browser scrolls it now that every box is rendered, whatever it estimated
-            # (Material's scroll margin holds for the :target; navigation.tracking may have
-            # moved the address on to another heading meanwhile: the address is put back)
+            # (Material's scroll margin holds for the :target only; the heading may have lost
+            # it since, under the same address, so setting that address again would change
+            # nothing: the address is emptied, then set, a fragment navigation to it)
             expected = page.evaluate(
                 "id => { const e = document.getElementById(id); "
-                "if (!e.matches(':target')) location.hash = id; "
-                "e.scrollIntoView(); return e.getBoundingClientRect().top }",
+                "if (!e.matches(':target')) { history.replaceState(history.state, '', '#'); "
+                "location.hash = id; } "
+                "e.scrollIntoView(); return [e.getBoundingClientRect().top, e.matches(':target')] }",
                 target,
             )
+            assert expected[1], target  # measured as the :target, with Material's margin
+            expected = expected[0]
             if abs(linked - expected) > 1:
                 off.append((target, linked, expected))
             page.goto("about:blank")
