@@ -155,7 +155,7 @@ def gram_schmidt(
             orthogonal columns $\mathbf{v}_i$ as in the notes' equations.
         rtol: Dependence tolerance, in $(0, 1)$: column $i$ is refused as a combination
             of the previous ones when what is left of it after the projections is
-            shorter than `rtol` times its length.
+            no longer than `rtol` times its length.
 
     Returns:
         Array of shape `(m, n)` (or `(m,)` for a 1-D input) with orthogonal columns,
