@@ -197,6 +197,14 @@ def test_the_offline_copy_reads_from_disk(offline_site, browser):
         result = page.locator(".md-search-result__item a").first
         result.wait_for(timeout=15000)
         assert "notes/probability.html" in result.get_attribute("href")
+        # a notebook's cells that scroll sideways take the keyboard's focus (reader.js)
+        page.goto((offline_site.path / "notebooks" / "probability.html").as_uri())
+        cells = page.evaluate(
+            """() => [...document.querySelectorAll('.highlight-ipynb, .jp-OutputArea-output pre')]
+                .filter(el => el.scrollWidth > el.clientWidth)
+                .map(el => el.getAttribute('tabindex'))"""
+        )
+        assert cells and all(t == "0" for t in cells), cells
         assert not problems, problems
     finally:
         page.close()

@@ -23,7 +23,11 @@
     );
     for (const el of wide) el.setAttribute("tabindex", "0");
   };
-  // Loaded after Material's bundle (extra_javascript), so its document$ exists
+  // The page this script arrived with, now (loaded at the end of <body>): from file://
+  // Material 9.8's document$ never emits when navigation.instant is on (explore.js too).
+  makeFocusable(document);
+  // Each page instant navigation brings in (Material's bundle is loaded before this); the
+  // first page again, where the blocks already made focusable are not measured again
   document$.subscribe(() => makeFocusable(document));
   // "toggle" does not bubble; a listener that captures sees it
   document.addEventListener("toggle", (ev) => ev.target.open && makeFocusable(ev.target), true);
