@@ -5,6 +5,8 @@ downloadable .ipynb is the executed notebook."""
 
 from __future__ import annotations
 
+import re
+
 from pathlib import Path
 
 import pytest
@@ -66,6 +68,16 @@ def test_downloadable_notebooks_are_executed(site):
         assert not any("_mlnotes_style" in c.source for c in code), (
             "the setup cell leaked into the download"
         )
+        # an object's repr with its address (`<matplotlib.legend.Legend at 0x7f…>`) differs
+        # on every run: a page that changes with no edit
+        reprs = [
+            text
+            for c in code
+            for out in c.outputs
+            for text in [out.get("text", "") + out.get("data", {}).get("text/plain", "")]
+            if re.search(r" at 0x[0-9a-f]+>", text)
+        ]
+        assert not reprs, (src.name, reprs)
 
 
 @pytest.mark.browser

@@ -107,6 +107,7 @@ for switch, exact in ((True, 2 / 3), (False, 1 / 3)):
     ax.axhline(exact, color=line.get_color(), linestyle="--")
 ax.set(xscale="log", ylim=(0, 1), xlabel="number of games", ylabel="fraction won")
 ax.legend()
+plt.show()
 # %% [markdown]
 # ## Quantiles of the normal
 #

@@ -82,6 +82,7 @@ for j in range(4):
     )
 ax.set(xlabel="position pos", ylabel="SE(pos, j)")
 ax.legend(loc="lower left", fontsize=8)
+plt.show()
 # %% [markdown]
 # ## 100 positions × 128 dimensions
 #
@@ -171,6 +172,7 @@ ax.plot(ks, distances[500, 500 + ks], "x", label="row t = 500")
 ax.axhline(math.sqrt(1000), linestyle="--", color="C3", label="√d")
 ax.set(xlabel="offset k", ylabel="‖SE(t + k) − SE(t)‖₂", ylim=(0, 34))
 ax.legend(loc="lower right")
+plt.show()
 # %% [markdown]
 # ## The companion page's figure: float32 rounding error against the position
 #
@@ -189,6 +191,7 @@ for d in (128, 512):
 ax.loglog(positions, positions * 2.0**-24, "--", label="pos · 2⁻²⁴")
 ax.set(xlabel="position pos", ylabel="max error in the row")
 ax.legend()
+plt.show()
 # %% [markdown]
 # ## In a model
 #
