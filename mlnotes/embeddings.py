@@ -466,7 +466,8 @@ def pairwise_distances(embeddings: Tensor, *, chunk_size: int = 256) -> Tensor:
     # nearly equal rows: from the difference of the input rows, in the input's units (a
     # correctly rounded difference, not the centred rows' rounding errors), its norm taken
     # at a power-of-two scale where no square underflows or overflows; in steps whose
-    # temporaries (two gathered rows per pair) are no larger than a block's
+    # gathered rows (step x d values each) hold no more than a block's chunk_size x n, or
+    # one row each where d > chunk_size x n
     step = max(1, chunk_size * n // max(1, embeddings.shape[1]))
     for s in range(0, i.numel(), step):
         ii, jj = i[s : s + step], j[s : s + step]
