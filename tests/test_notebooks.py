@@ -239,6 +239,8 @@ CSS = """@charset "UTF-8";
 .jupyter-wrapper .jp-Toolbar{color:red}
 .jupyter-wrapper .jp-Toolbar,.jupyter-wrapper .jp-Cell .jp-InputArea{padding:0}
 .jupyter-wrapper .jp-Cell:not(.jp-mod-active) .jp-InputPrompt{opacity:.5}
+.jupyter-wrapper :is(.jp-Cell, .jp-Toolbar) .jp-Dialog{color:green}
+.jupyter-wrapper :is(.jp-Toolbar, .jp-Notebook) .jp-InputArea{color:teal}
 .jupyter-wrapper :root{--jp-huge: 0}
 .jupyter-wrapper body{margin:0}
 .jupyter-wrapper [data-jp-theme-light=true] pre{color:blue}
@@ -250,7 +252,7 @@ CSS = """@charset "UTF-8";
 
 def test_the_jupyter_stylesheet_keeps_the_rules_that_can_match():
     """A rule stays when one of its selectors needs only classes the page has (those in
-    `:not(...)` need not be there); the root or the body inside an element never matches."""
+    `:not(...)` or `:is(...)` need not be there); the root or the body inside an element never matches."""
     classes = {"jupyter-wrapper", "jp-Cell", "jp-InputArea", "jp-InputPrompt"}
     pruned = notebooks.prune_css(CSS, classes)
     for kept in (
@@ -259,11 +261,13 @@ def test_the_jupyter_stylesheet_keeps_the_rules_that_can_match():
         ".jupyter-wrapper .jp-Toolbar,.jupyter-wrapper .jp-Cell .jp-InputArea{padding:0}",
         ".jupyter-wrapper .jp-Cell:not(.jp-mod-active) .jp-InputPrompt{opacity:.5}",
         ".jupyter-wrapper [data-jp-theme-light=true] pre{color:blue}",
+        ".jupyter-wrapper :is(.jp-Toolbar, .jp-Notebook) .jp-InputArea{color:teal}",
         "@media print{.jupyter-wrapper .jp-Cell{break-inside:avoid}}",
         "@keyframes spin{to{transform:rotate(1turn)}}",
     ):
         assert kept in pruned, kept
-    for dropped in ("color:red", "--jp-huge", "body{", "jp-Dialog", "max-width:100px"):
+    # a comma inside :is(...) does not split the selector: .jp-Dialog is still needed
+    for dropped in ("color:red", "--jp-huge", "body{", "jp-Dialog", "max-width:100px", "green"):
         assert dropped not in pruned, dropped
     # without the wrapper's class, nothing of the wrapper's
     assert ".jupyter-wrapper" not in notebooks.prune_css(CSS, {"jp-Cell"})

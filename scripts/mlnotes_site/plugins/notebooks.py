@@ -337,13 +337,27 @@ def _classes_required(selector: str) -> set[str]:
     return set(_CLASS.findall("".join(out)))
 
 
+def _selectors(prelude) -> list[str]:
+    """A rule's selector list, split at its top-level commas (not those inside `:is(...)`,
+    which tinycss2 parses as a function block)."""
+    import tinycss2
+
+    parts: list[list] = [[]]
+    for token in prelude:
+        if token.type == "literal" and token.value == ",":
+            parts.append([])
+        else:
+            parts[-1].append(token)
+    return [tinycss2.serialize(part) for part in parts]
+
+
 def _prune_rules(rules, classes: set[str]) -> list[str]:
     import tinycss2
 
     kept = []
     for rule in rules:
         if rule.type == "qualified-rule":
-            selectors = tinycss2.serialize(rule.prelude).split(",")
+            selectors = _selectors(rule.prelude)
             if any(_classes_required(s) <= classes and not _NEVER.search(s) for s in selectors):
                 kept.append(rule.serialize())
         elif rule.type == "at-rule":
