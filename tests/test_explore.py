@@ -139,6 +139,14 @@ def test_an_edit_redraws_only_the_edited_scripts_points(tree, capsys):
     out = _build(project, capsys)
     assert "powers: built in" in out and "(1 points)" in out, out
     assert frame.is_file()
+    # each point's record is a keys.Stamp in the cache: one lost, that point is drawn again
+    stamp = project.cache / "powers" / "k=3,scale=0.5.key"
+    assert stamp.read_text() == figure_builder.point_key(
+        (project.cache / "powers.key").read_text(), "k=3,scale=0.5"
+    )
+    stamp.unlink()
+    out = _build(project, capsys)
+    assert "(1 points)" in out and frame.stat().st_mtime_ns != before, out
     # the module it imports changed: every point, and the captions follow
     (tree / "mlnotes" / "alpha.py").write_text("from . import beta\nA = 2\n")
     out = _build(project, capsys)
@@ -160,9 +168,16 @@ def test_a_point_leaving_the_grid_loses_its_files_and_a_script_gone_its_folder(t
     assert not (project.out / "powers" / "k=3,scale=0.5.svg").exists()
     assert (project.out / "powers" / "k=1,scale=0.5.svg").is_file()
     assert len(explore.read_manifest(project.out, "powers")["points"]) == 4
+    records = project.cache / "powers"
+    assert sorted(p.name for p in records.glob("*.key")) == [
+        "k=1,scale=0.5.key",
+        "k=1,scale=1.0.key",
+        "k=2,scale=0.5.key",
+    ]
     script.unlink()
     _build(project, capsys)
     assert not (project.out / "powers").exists() and not (project.out / "powers.svg").exists()
+    assert not records.exists()
 
 
 @pytest.mark.slow

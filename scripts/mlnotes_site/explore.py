@@ -212,7 +212,7 @@ def manifest_path(out: Path, name: str) -> Path:
 
 def read_manifest(out: Path, name: str) -> dict | None:
     """The manifest the builder wrote for figure `name`, or None (none, or unreadable):
-    {"parameters": [names], "points": {point id: {"params", "files", "caption", "key"}}}."""
+    {"parameters": [names], "points": {point id: {"params", "files", "caption"}}}."""
     try:
         data = json.loads(manifest_path(out, name).read_text(encoding="utf-8"))
     except (OSError, ValueError):

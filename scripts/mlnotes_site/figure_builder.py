@@ -82,6 +82,12 @@ class FigureProject:
         """The record of figure `name` (its key and recorded imports, beside its SVGs)."""
         return keys.Stamp(self.cache, name, tuple(self.outputs(name)))
 
+    def point_stamp(self, name: str, grid: explore.Explore, point: dict) -> keys.Stamp:
+        """The record of one point of explorable figure `name` other than its default (whose
+        record is the figure's `stamp`): its frames, keyed by `point_key`."""
+        files = tuple(self.out / f for f in grid.files(name, point))
+        return keys.Stamp(self.cache / name, grid.point_id(point), files)
+
     def shown(self, path: Path) -> str:
         """`path` as a message names it: relative to the project when inside it."""
         path = Path(path)
@@ -329,23 +335,24 @@ class _Plan:
     tasks: list[tuple] | None = None
     done: dict = None  # point id (None: the default) -> (seconds, imports, caption)
 
+    def others(self) -> list[dict]:
+        """The points of its grid other than the default (none for a static figure)."""
+        return [p for p in self.grid.points() if p != self.grid.default] if self.grid else []
+
     def frames(self, project: FigureProject, name: str) -> list[Path]:
         """The files of its points other than the default's, and its manifest."""
         if self.grid is None:
             return []
-        files = [
-            project.out / f
-            for point in self.grid.points()
-            if point != self.grid.default
-            for f in self.grid.files(name, point)
-        ]
+        files = [project.out / f for point in self.others() for f in self.grid.files(name, point)]
         return [*files, explore.manifest_path(project.out, name)]
 
 
 def _plan(project: FigureProject, name: str, script: Path, key: str, force: bool) -> _Plan:
     """The tasks that bring figure `name` up to date: its default (today's figure) unless
-    its stamp is fresh, and each point whose manifest entry has another key or a missing
-    file; a bad `EXPLORE` is the figure's error."""
+    its stamp is fresh, and each other point unless its `point_stamp` is fresh (a point
+    whose caption the manifest lacks is drawn again); a bad `EXPLORE` is the figure's
+    error. The manifest is written before the stamps (`build`): a fresh stamp's caption is
+    the manifest's."""
     plan = _Plan(key, tasks=[], done={})
     try:
         plan.grid = explore.read(script, project.shown(script))
@@ -355,22 +362,22 @@ def _plan(project: FigureProject, name: str, script: Path, key: str, force: bool
     grid = plan.grid
     old = (explore.read_manifest(project.out, name) or {}).get("points", {}) if grid else {}
 
-    def fresh(point: dict) -> bool:
+    def captioned(point: dict) -> bool:
         entry = old.get(grid.point_id(point))
-        return (
-            isinstance(entry, dict)
-            and entry.get("key") == point_key(key, grid.point_id(point))
-            and all((project.out / f).is_file() for f in grid.files(name, point))
+        return isinstance(entry, dict) and "caption" in entry
+
+    def fresh(point: dict) -> bool:
+        pid = grid.point_id(point)
+        return captioned(point) and project.point_stamp(name, grid, point).fresh(
+            point_key(key, pid)
         )
 
-    default_fresh = project.stamp(name).fresh(key) and (grid is None or fresh(grid.default))
+    default_fresh = project.stamp(name).fresh(key) and (grid is None or captioned(grid.default))
     if force or not default_fresh:
         plan.tasks.append((None, None, grid.default if grid else None))
     elif grid is not None:
         plan.done[None] = (0.0, None, old[grid.point_id(grid.default)]["caption"])
-    for point in grid.points() if grid else []:
-        if point == grid.default:
-            continue
+    for point in plan.others():
         pid = grid.point_id(point)
         if force or not fresh(point):
             plan.tasks.append((grid.files(name, point), point, point))
@@ -379,9 +386,9 @@ def _plan(project: FigureProject, name: str, script: Path, key: str, force: bool
     return plan
 
 
-def _write_manifest(project: FigureProject, name: str, plan: _Plan, key: str) -> None:
-    """The manifest of an explorable figure: each point's parameters, files, caption
-    values and key, in the grid's order (explore.read_manifest)."""
+def _write_manifest(project: FigureProject, name: str, plan: _Plan) -> None:
+    """The manifest of an explorable figure: each point's parameters, files and caption
+    values, in the grid's order (explore.read_manifest)."""
     grid = plan.grid
     points = {}
     for point in grid.points():
@@ -391,7 +398,6 @@ def _write_manifest(project: FigureProject, name: str, plan: _Plan, key: str) ->
             "params": point,
             "files": list(grid.files(name, point)),
             "caption": done[2],
-            "key": point_key(key, pid),
         }
     manifest = {"parameters": [p.name for p in grid.parameters], "points": points}
     path = explore.manifest_path(project.out, name)
@@ -424,6 +430,16 @@ def _remove_stale(project: FigureProject, scripts: dict[str, Path], plans: dict)
             print(f"[figures] {folder.name}/: {removed} files removed ({why})", flush=True)
         with contextlib.suppress(OSError):
             folder.rmdir()  # when empty
+    for records in project.cache.iterdir():  # the points' stamps (`point_stamp`), likewise
+        if not records.is_dir() or (records.name in scripts and records.name not in plans):
+            continue
+        plan = plans.get(records.name)
+        keep = {plan.grid.point_id(p) for p in plan.others()} if plan and not plan.error else set()
+        for path in records.iterdir():
+            if path.suffix in (".key", ".imports") and path.stem not in keep:
+                path.unlink()
+        with contextlib.suppress(OSError):
+            records.rmdir()
 
 
 def build(
@@ -478,7 +494,10 @@ def build(
 
     def fail(name: str, error: str, seconds: float) -> None:
         project.stamp(name).remove()
-        for path in plans[name].frames(project, name):
+        plan = plans[name]
+        for point in plan.others():
+            project.point_stamp(name, plan.grid, point).remove()
+        for path in plan.frames(project, name):
             path.unlink(missing_ok=True)
         with contextlib.suppress(OSError):
             (project.out / name).rmdir()  # when empty
@@ -523,8 +542,13 @@ def build(
                     imported = plan.done[None][1]
                     key = _after_run(project, scripts[name], versions, key, used[name], imported)
                     project.stamp(name).write(key, imported)
-                if plan.grid is not None:
-                    _write_manifest(project, name, plan, key)
+                if plan.grid is not None:  # the manifest, then the points' stamps
+                    _write_manifest(project, name, plan)
+                    for _, point, _ in plan.tasks:
+                        if point is not None and point != plan.grid.default:
+                            pid = plan.grid.point_id(point)
+                            stamp = project.point_stamp(name, plan.grid, point)
+                            stamp.write(point_key(key, pid), plan.done[pid][1])
                 report["built"].append(name)
                 points = f" ({len(plan.tasks)} points)" if plan.grid is not None else ""
                 print(f"[figures] {name}: built in {drawn:.2f} s{points}", flush=True)
