@@ -480,3 +480,14 @@ def test_only_the_key_module_hashes():
         if p.name != "keys.py" and re.search(r"^\s*(import|from)\s+hashlib\b", p.read_text(), re.M)
     ]
     assert others == [], others
+
+
+def test_no_module_of_the_build_is_over_500_lines():
+    """The build's package stays split by concern (issue 30): no module over 500 lines."""
+    package = Path(keys.__file__).parent
+    long = {
+        p.relative_to(package).as_posix(): n
+        for p in package.rglob("*.py")
+        if (n := len(p.read_text(encoding="utf-8").splitlines())) > 500
+    }
+    assert long == {}, long
