@@ -173,7 +173,8 @@ bench: deps debian-deps  ## build, determinism, computation, page, edit-loop, re
 # docstring doctests, per Check block, then the unit tests (none started after
 # the run's 28th minute: --time-limit).
 # Not part of `make test`; needs only the Python venv.
-# ARGS="--only mlnotes.cnn" runs only that module's mutants (and reports on those only).
+# ARGS="--only mlnotes.cnn" runs only that module's mutants (and reports on those only);
+# ARGS="--only mlnotes.linalg.project,mlnotes.cnn" those of several (comma-separated).
 mutation: $(PY_STAMP)  ## mutation-test the pages' evidence: what each Check block kills (report in mutation-report/)
 	$(PY) scripts/dev/mutation.py $(ARGS)
 

@@ -453,10 +453,11 @@ def binomial_poisson_distance(lam: float, n: int) -> float:
     any event. Le Cam's inequality bounds it by $N\theta^2 = \lambda^2/N$: the Poisson
     approximates the binomial with many trials and a small success probability.
 
-    The sum runs over $|y - \lambda| \le 10\sqrt{\lambda} + 60$, in chunks; the mass of
-    both distributions outside that window (below $10^{-20}$) is added in full, as a
-    bound on its terms. Time grows like $\sqrt{\lambda} + 1$, whatever $N$; memory stays
-    below a few MB.
+    The sum runs over the $y \le N$ with $|y - \lambda| \le 10\sqrt{\lambda} + 60$, in
+    chunks; the mass of both distributions outside that window is added in full, as a
+    bound on its terms. That mass is below $10^{-20}$, except the Poisson's above $N$
+    when the window passes $N$, where the binomial's pmf is 0 and the terms are that
+    mass. Time grows like $\sqrt{\lambda} + 1$, whatever $N$; memory stays below a few MB.
 
     Args:
         lam: The mean $\lambda \ge 0$, shared by both distributions.

@@ -358,8 +358,9 @@ def pairwise_distances(embeddings: Tensor, *, chunk_size: int = 256) -> Tensor:
             can change the result's last bits, by rounding).
 
     Returns:
-        Tensor of shape `(n, n)`, in the dtype of `embeddings`: symmetric, zero on the
-        diagonal, non-negative. A distance too large for the dtype is `inf`.
+        Tensor of shape `(n, n)`, in the dtype and on the device of `embeddings`
+        (whatever torch's default device): symmetric, zero on the diagonal,
+        non-negative. A distance too large for the dtype is `inf`.
 
     Raises:
         TypeError: if `embeddings` is not a floating-point tensor (integer, bool and

@@ -411,6 +411,18 @@ def test_binomial_pmf_where_scipy_overflows_is_the_formula(n, theta):
         assert value == pytest.approx(reference, rel=1e-12, abs=0)
 
 
+@pytest.mark.parametrize("n", [250, 1000])
+def test_binomial_poisson_distance_with_every_trial_a_success(n):
+    """lam = N (theta = 1): Bin(N, 1) is all at y = N, so d_TV = (1 - Poi(N | N) + 1 -
+    Poi(N | N)) / 2 = 1 - N^N e^-N / N!, in 40 digits. The window (lam -/+ 10 sqrt(lam) +
+    60) is cut at N above and starts above 0: the Poisson mass above N (about 1/2) and
+    below the window are both part of the sum. Within the docstring's bound."""
+    with mpmath.workdps(40):
+        exact = 1 - mpmath.exp(n * mpmath.log(n) - n - mpmath.loggamma(n + 1))
+    bound = 0.5 * (1e-11 + 1e-14 * math.sqrt(n) + 1e-13 * n)
+    assert abs(mpmath.mpf(binomial_poisson_distance(float(n), n)) - exact) < bound
+
+
 def test_binomial_poisson_distance_summed_over_several_chunks():
     """lam = 1e8: the window lam -/+ (10 sqrt(lam) + 60) holds about 2e5 terms, summed in
     more than one chunk. Against half the sum of |binom.pmf - poisson.pmf| written out over

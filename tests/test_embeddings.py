@@ -407,6 +407,23 @@ def test_pairwise_distances_errors_in_full(embeddings, chunk_size, error, messag
     assert str(info.value) == message
 
 
+def test_pairwise_distances_stay_on_the_input_device_whatever_the_default_device():
+    """With the default device set to meta (`torch.device` as a context manager), CPU
+    rows still give CPU distances: the result and the index tensors of the nearly equal
+    pairs are made on the input's device. Rows 1000 and 1000 + 2**-10 in each of three
+    coordinates (a near pair, recomputed) and the origin: by hand, 1000 sqrt(3),
+    (1000 + 2**-10) sqrt(3) and 2**-10 sqrt(3)."""
+    x = torch.tensor([[0.0] * 3, [1000.0] * 3, [1000.0 + 2**-10] * 3])
+    with torch.device("meta"):
+        got = pairwise_distances(x)
+    assert got.device == x.device and got.dtype == torch.float32
+    a, b, c = 1000 * math.sqrt(3), (1000 + 2**-10) * math.sqrt(3), 2**-10 * math.sqrt(3)
+    expected = [[0.0, a, b], [a, 0.0, c], [b, c, 0.0]]
+    for i in range(3):
+        for j in range(3):
+            assert got[i, j].item() == pytest.approx(expected[i][j], rel=1e-6, abs=0), (i, j)
+
+
 def test_pairwise_distances_of_no_rows_stay_on_the_input_device():
     """n = 0: the (0, 0) result is on the input's device (the meta device here: no data)."""
     got = pairwise_distances(torch.zeros(0, 3, device="meta"))

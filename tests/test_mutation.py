@@ -346,6 +346,32 @@ def test_survivors_file_is_honoured(tiny_run):
     assert analysis.status[over_three] == "survived"
 
 
+def test_only_takes_several_functions():
+    """`--only` picks a function whose dotted name contains one of its comma-separated
+    texts; empty (the default) picks every function."""
+    names = ["mlnotes.tiny.shift", "mlnotes.tiny.triple", "mlnotes.tiny.double"]
+    only = "mlnotes.tiny.shift, mlnotes.tiny.tri"
+    assert [f for f in names if mutation_report.selects(only, f)] == names[:2]
+    assert all(mutation_report.selects("", f) for f in names)
+    assert not mutation_report.selects("mlnotes.linalg", "mlnotes.tiny.shift")
+
+
+def test_a_run_of_some_functions_reports_their_stale_entries_only(tiny_run):
+    """With `--only`, an entry whose mutant is gone is reported if its function was run
+    (the function changed), not if the run left it out."""
+    root, data = tiny_run
+    data = {**data, "meta": {**data["meta"], "only": "mlnotes.tiny.shift"}}
+    mutants = {m["key"]: m for m in data["mutants"]}
+    data["selected"] = [k for k in data["selected"] if mutants[k]["function"].endswith("shift")]
+    (root / "stale.toml").write_text(
+        '[[equivalent]]\nid = "000000000000"\nfunction = "mlnotes.tiny.shift"\nreason = "gone"\n\n'
+        '[[equivalent]]\nid = "111111111111"\nfunction = "mlnotes.tiny.triple"\nreason = "gone"\n'
+    )
+    analysis = mutation_report.analyse(data, root / "stale.toml", root)
+    (problem,) = analysis.equivalent_problems
+    assert "000000000000" in problem and "no such mutant now" in problem
+
+
 def test_check_blocks_of_a_page():
     blocks = mutation_evidence.check_blocks("page.md", PAGE)
     assert [(b.line, b.end, b.section, b.box, b.kind) for b in blocks] == [

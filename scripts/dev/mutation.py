@@ -1,6 +1,6 @@
 """Mutation testing of the pages' evidence: which Check block kills which mutant.
 
-    make mutation        # python scripts/dev/mutation.py [--jobs N] [--only TEXT] [--out DIR]
+    make mutation        # python scripts/dev/mutation.py [--jobs N] [--only TEXT,...] [--out DIR]
 
 mutmut (`mutmut_adapter.py`) writes each mutant (a small change) of each `mlnotes` function
 into `mutants/`. Per mutant, forked children rerun the page and docstring doctests that run
@@ -329,7 +329,10 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="children at once")
     parser.add_argument(
-        "--only", default="", help="run only the mutants of functions whose name contains this"
+        "--only",
+        default="",
+        help="run only the mutants of functions whose dotted name contains one of these "
+        "comma-separated texts (mlnotes.cnn,mlnotes.linalg.project)",
     )
     parser.add_argument("--pages", default="docs/**/*.md", help="glob of the pages to run")
     parser.add_argument("--out", type=Path, default=ROOT / "mutation-report")
@@ -367,7 +370,7 @@ def run(args) -> int:
         os.environ[var] = "1"
     sys.path.insert(0, str(Path(__file__).parent))
     import mutmut_adapter as adapter
-    from mutation_report import doctest_kills, public_functions, write_report
+    from mutation_report import doctest_kills, public_functions, selects, write_report
 
     started, load_start = time.monotonic(), load_average()
     root = args.root.resolve()
@@ -375,7 +378,7 @@ def run(args) -> int:
     mutants, line_maps = adapter.generate(root, PACKAGE, args.mutants.resolve(), args.jobs)
     generated = time.monotonic() - started
     print(f"  {len(mutants)} mutants in {generated:.0f} s", flush=True)
-    selected = [m for m in mutants if args.only in m.function]
+    selected = [m for m in mutants if selects(args.only, m.function)]
     modules = import_mutated(args.mutants.resolve())
     pages = sorted(root.glob(args.pages))
     units = collect_units(root, modules, pages)

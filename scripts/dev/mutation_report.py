@@ -43,6 +43,13 @@ def number(key: str) -> int:
     return int(key.rpartition("__mutmut_")[2])
 
 
+def selects(only: str, function: str) -> bool:
+    """Whether `--only` (comma-separated texts; empty for every function) picks `function`:
+    its dotted name contains one of the texts."""
+    texts = [t.strip() for t in only.split(",") if t.strip()]
+    return not texts or any(t in function for t in texts)
+
+
 def short(function: str) -> str:
     return function.removeprefix(PACKAGE + ".")
 
@@ -117,7 +124,7 @@ def analyse(data: dict, survivors_path: Path, root: Path) -> Analysis:
             key = by_fingerprint.get(fp)
             name = f"`{fp}` ({short(entry['function'])}"
             if key is None:
-                if not data["meta"]["only"]:
+                if selects(data["meta"]["only"], entry["function"]):
                     a.equivalent_problems.append(
                         f"{name}): no such mutant now; the function changed? Check it again."
                     )
