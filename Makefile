@@ -51,7 +51,7 @@ CFF_STAMP := $(CFF_VENV)/.installed-$(shell cat $(CFF_LOCK) | sha256sum | cut -c
 LINKCHECK_SITE ?=
 LINKCHECK_REPORT ?= linkcheck-report.txt
 
-.PHONY: help deps debian-deps lock serve site offline pdf figures check lint format test linkcheck bench mutation diff clean
+.PHONY: help deps debian-deps lock serve site offline pdf figures check lint format test linkcheck bench bench-runtime mutation diff clean
 
 help:  ## list the targets
 	@awk 'BEGIN {FS = ":.*##[ ]"} /^[a-zA-Z_-]+:.*##[ ]/ {printf "  make %-12s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -168,6 +168,12 @@ bench: deps debian-deps  ## build, determinism, computation, page, edit-loop, re
 	$(PY) scripts/dev/bench_loop.py --json bench-results/loop.json $(LOOP_ARGS)
 	$(PY) scripts/dev/bench_reader.py --json bench-results/reader.json $(READER_ARGS)
 	$(PY) scripts/dev/bench_report.py
+
+# Issue 31's matplotlib frames vs a charting runtime (Vega-Lite), on two scratch pages in a
+# temporary folder: Lighthouse mobile and a slider's INP for each; not part of `make bench`
+bench-runtime: DEBIAN_PACKAGES += nginx-light
+bench-runtime: deps debian-deps figures  ## frames vs Vega-Lite for one explorable figure (scripts/dev/bench_runtime.py)
+	$(PY) scripts/dev/bench_runtime.py --json bench-results/runtime.json $(ARGS)
 
 # Mutation testing (scripts/dev/mutation.py): mutmut's mutants of mlnotes against the page and
 # docstring doctests, per Check block, then the unit tests (none started after

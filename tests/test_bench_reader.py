@@ -73,6 +73,20 @@ def test_the_first_page_with_a_slider_in_an_explorable_figure(tmp_path):
     _page(tmp_path, "c/", '<figure class="mlnotes-explore"><p><INPUT TYPE="Range"></p></figure>')
     assert bench_reader.explorable_page(tmp_path, pages) == "c/"
     assert bench_reader.explorable_page(tmp_path, ["d/", "c/"]) == "d/"
+    # every explorable figure with a slider, by page and id, in the pages' order
+    _page(
+        tmp_path,
+        "e/",
+        '<figure id="e1" class="mlnotes-explore"><figure><img></figure><input type="range">'
+        '<input type="range"></figure><figure id="e2" class="mlnotes-explore"></figure>'
+        '<figure id="e3" class="mlnotes-explore"><input type="range"></figure>',
+    )
+    assert bench_reader.explorable_figures(tmp_path, pages + ["e/"]) == [
+        ("c/", ""),
+        ("d/", "f"),
+        ("e/", "e1"),
+        ("e/", "e3"),
+    ]
 
 
 EXPLORABLE = """<!doctype html><html><head><meta charset="utf-8">
@@ -104,8 +118,9 @@ def test_a_slider_step_is_measured_with_its_handlers_time(tmp_path):
     with serve(tmp_path) as base:
         slow = bench_reader.slider_inp(base, "slow/", steps=3)
         fast = bench_reader.slider_inp(base, "fast/", steps=1)
-    assert slow["page"] == "slow/" and slow["slowdown"] == 4
+    assert slow["page"] == "slow/" and slow["slowdown"] == 4 and slow["figure"] is None
     assert len(slow["steps_ms"]) == 3
     assert all(d is not None and d >= 150 for d in slow["steps_ms"]), slow
     assert slow["inp_ms"] == max(slow["steps_ms"])
+    assert slow["median_ms"] == sorted(slow["steps_ms"])[1]
     assert fast["inp_ms"] is None or fast["inp_ms"] < 100, fast

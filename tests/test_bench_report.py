@@ -30,7 +30,14 @@ BENCH = {
         "clean tree, base built": {"seconds": 20.0, "returncode": 0, "pages": 0},
         "one-page edit, base recorded": {"seconds": 12.0, "returncode": 0, "pages": 1},
     },
-    "hashes": {"a.svg": "0", "a-dark.svg": "1"},
+    "tree": {"commit": "0123456789abcdef0123456789abcdef01234567", "dirty": True},
+    "hashes": {
+        "a.svg": "0",
+        "a-dark.svg": "1",
+        "a/k=1.svg": "2",
+        "a/k=1-dark.svg": "3",
+        "a/manifest.json": "4",
+    },
     "determinism": {"seconds": 41.0, "differing": []},
     "tests": {
         "all": {"seconds": 400.0, "returncode": 0, "summary": "1200 passed in 400.00s"},
@@ -104,7 +111,26 @@ READER = {
         },
     },
     "seconds": 1500,
-    "inp": {"page": "notes/cnn/", "steps_ms": [120, None, 88], "inp_ms": 120, "slowdown": 4},
+    "inp": {
+        "figures": [
+            {
+                "page": "notes/cnn/",
+                "figure": "fig-cnn_a",
+                "steps_ms": [120, None, 88],
+                "inp_ms": 120,
+                "median_ms": 88,
+                "slowdown": 4,
+            },
+            {
+                "page": "blog/x/",
+                "figure": "fig-x",
+                "steps_ms": [216, 136, 88, 96, 104],
+                "inp_ms": 216,
+                "median_ms": 104,
+                "slowdown": 4,
+            },
+        ]
+    },
 }
 
 
@@ -140,7 +166,9 @@ def test_every_table_from_one_run(tmp_path):
     ]
     # the change report, against the warm build
     assert row(text, "one-page edit, base recorded")[1:3] == ["12.0", "1.50"]
-    assert "2 SVGs, byte-identical." in text
+    assert "4 SVGs (2 of them frames) and 1 manifests, byte-identical." in text
+    # the commit bench.py started at, not the checkout's when the report is written
+    assert "Tree: commit 0123456789ab with changes not committed, when bench.py started." in text
     assert row(text, "distances: pairwise_distances n=2000") == [
         "distances: pairwise_distances n=2000",
         "0.12 s, peak 31 MiB",
@@ -169,10 +197,10 @@ def test_every_table_from_one_run(tmp_path):
     assert row(text, "post")[4] == "yes"  # 96, 200 ms: at the budget's edge
     assert row(text, "notes/cnn")[4] == "yes"
     assert "3 of 3 pages within the budget." in text
-    assert (
-        "Slider step (Interaction to Next Paint, budget 200 ms): 120 ms on `/notes/cnn/` "
-        "(steps: 120, < 16, 88 ms)"
-    ) in text
+    # every explorable figure: its worst and median step, and whether every step is within
+    assert row(text, "`fig-cnn_a`")[1:] == ["`/notes/cnn/`", "120", "88", "yes", "120, < 16, 88"]
+    assert row(text, "`fig-x`")[2:5] == ["216", "104", "**no**"]
+    assert "1 of 2 figures within the budget on every step." in text
     assert "notes/cnn (mobile): color-contrast" in text
     # the suite and the quick tier, and their ratio
     assert row(text, "`make test` (pytest -n auto --dist loadgroup)")[1:3] == ["400", "1.00"]
@@ -183,21 +211,22 @@ def test_a_page_over_budget_and_no_slider_say_so(tmp_path):
     reader = json.loads(json.dumps(READER))
     reader["pages"]["post"]["mobile"][2]["tbt_ms"] = 201  # 100, 300, 201: the median 201 ms
     reader["pages"]["notes/cnn"]["mobile"] = [lighthouse(89, 10)]
-    reader["inp"] = {"page": None, "reason": "no explorable figure"}
+    reader["inp"] = {"reason": "no explorable figure"}
     text = bench_report.render(write(tmp_path / "r", reader=reader), "commit abc")
     assert row(text, "post")[2:5] == ["201", "2.5", "**no**"]
     assert row(text, "notes/cnn")[1:5] == ["89", "10", "2.5", "**no**"]
     assert "1 of 3 pages within the budget." in text
     assert (
-        "Slider step (Interaction to Next Paint, budget 200 ms): Not measured (no explorable figure)."
-        in text
+        "Slider steps (Interaction to Next Paint, budget 200 ms on every step): "
+        "Not measured (no explorable figure)." in text
     )
 
 
 def test_a_missing_results_file_says_so_instead_of_showing_numbers(tmp_path):
     results = write(tmp_path / "r", bench={"rows": [], "machine": BENCH["machine"]}, loop=LOOP)
     text = bench_report.render(results, "commit abc")
-    assert "Tree: commit abc." in text
+    # bench.py recorded no commit: the checkout's, said as such
+    assert "Tree: commit abc when this report was written (bench.py recorded none)." in text
     for what, file in (
         ("builds", "bench.json"),
         ("test runs", "bench.json"),

@@ -4,7 +4,7 @@
                                 [--page PATH] [--module PATH] [--keep]
 
 `make bench` runs it. It prints one table (measure | value) and writes the same rows, and
-the raw numbers, to `bench-results/bench.json`. Measured, never asserted; these machines
+the raw numbers, to `bench-results/bench.json`, with the commit it started at. Measured, never asserted; these machines
 are shared and noisy: compare ratios within one run, not seconds across runs.
 
 1. Build: `mkdocs build --strict` in a scratch copy of the working tree (`.venv/` and
@@ -15,7 +15,9 @@ are shared and noisy: compare ratios within one run, not seconds across runs.
    (scripts/dev/diff_report.py) in the copy, made a git repository: against its own
    commit once (the base built, from the warm caches), then after a sentence added to
    the page, with the base's record kept: its time beside the warm build's.
-2. Determinism: a second cold build in a second copy; the figures' sha256 are compared.
+2. Determinism: a second cold build in a second copy; the sha256 of every SVG under
+   docs/figures/ (the explorable figures' frames included) and of every manifest.json
+   are compared.
 3. Computation, each in a fresh process: `pairwise_distances`, the post's Listing 4
    (`broadcast_distances`) and `torch.cdist` at n = d = 1000, time (median of interleaved
    rounds) and peak memory (`VmHWM` growth over one call, the high-water mark reset
@@ -32,6 +34,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import hashlib
 import json
 import os
 import platform
@@ -215,13 +218,9 @@ def bench_builds(args, workdir: Path, report: Report) -> Path:
         (tree / rel).write_text(text, encoding="utf-8")
     if not args.quick:
         again = build(scratch_copy(workdir / "b"))
-        second = figure_hashes(workdir / "b")
-        differing = sorted(n for n in set(hashes) | set(second) if hashes.get(n) != second.get(n))
+        differing, verdict = compare_figures(hashes, figure_hashes(workdir / "b"))
         report.data["determinism"] = {"seconds": again["seconds"], "differing": differing}
-        report.add(
-            "determinism: a second cold build",
-            f"{len(hashes)} SVGs, {'byte-identical' if hashes and not differing else 'DIFFER: ' + ', '.join(differing)}",
-        )
+        report.add("determinism: a second cold build", verdict)
     return tree
 
 
@@ -252,12 +251,45 @@ def bench_diff(tree: Path, page: str, warm: dict, report: Report) -> None:
 
 
 def figure_hashes(tree: Path) -> dict[str, str]:
-    from mlnotes_site import keys
-
+    """The SHA-256 of every SVG under the tree's docs/figures/ (the static figures and the
+    explorable figures' frames, `<name>/<param>=<v>.svg`) and of every manifest.json, by
+    path relative to docs/figures/."""
+    root = tree / "docs" / "figures"
     return {
-        p.name: keys.Key("svg").file(p, p.parent).hexdigest()
-        for p in sorted((tree / "docs" / "figures").glob("*.svg"))
+        p.relative_to(root).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(root.rglob("*"))
+        if p.is_file() and (p.suffix == ".svg" or p.name == "manifest.json")
     }
+
+
+def compare_figures(first: dict[str, str], second: dict[str, str]) -> tuple[list[str], str]:
+    """The files of two `figure_hashes` that differ (or are in one only), and the verdict:
+    "N SVGs and M manifests, byte-identical" or "DIFFER: a.svg, b/manifest.json"."""
+    differing = sorted(n for n in set(first) | set(second) if first.get(n) != second.get(n))
+    if differing:
+        return differing, "DIFFER: " + ", ".join(differing)
+    if not first:
+        return differing, "no figures to compare"
+    svgs = sum(n.endswith(".svg") for n in first)
+    return differing, f"{svgs} SVGs and {len(first) - svgs} manifests, byte-identical"
+
+
+def tree_commit(root: Path) -> dict:
+    """The commit checked out at `root` (`git rev-parse HEAD`) and whether its tracked files
+    had changes not committed; {"commit": None} outside a git checkout."""
+    try:
+        head = subprocess.run(
+            ["git", "rev-parse", "HEAD"], cwd=root, capture_output=True, text=True
+        ).stdout.strip()
+        status = subprocess.run(
+            ["git", "status", "--porcelain", "--untracked-files=no"],
+            cwd=root,
+            capture_output=True,
+            text=True,
+        ).stdout.strip()
+    except OSError:
+        head, status = "", ""
+    return {"commit": head or None, "dirty": bool(head and status)}
 
 
 # --- computations, each in a fresh process ---------------------------------------------
@@ -516,6 +548,8 @@ def main(argv: list[str] | None = None) -> int:
     import torch
 
     report = Report()
+    # the tree measured: the commit bench.py started at (the report is written later)
+    report.data["tree"] = tree_commit(ROOT)
     report.data["machine"] = {
         "cpus": os.cpu_count(),
         "python": platform.python_version(),

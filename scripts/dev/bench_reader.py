@@ -2,6 +2,7 @@
 
     python scripts/dev/bench_reader.py [SITE_DIR] [--runs N] [--json PATH] [--pages P ...]
                                        [--desktop reading|all|none] [--inp-steps N]
+                                       [--inp-only]
 
 Serves a built site (SITE_DIR; without it, `mkdocs build --strict` into a temporary
 folder) with Debian's nginx (/usr/sbin/nginx, package nginx-light), gzip on for HTML,
@@ -14,12 +15,13 @@ mid-range phone: 4x CPU slowdown, slow 4G, simulated) on each, and with
 `--preset=desktop` on the reading pages only (the landing page, the posts, the notes,
 the sources; `--desktop all` on every page), `--runs` times each (medians are shown).
 
-Then a slider step's Interaction to Next Paint: on the first page with an explorable
-figure (`figure.mlnotes-explore input[type=range]`), in Playwright with a phone's
-emulation and Chrome's 4x CPU slowdown, after a first touch of the slider (which loads
-its frames), `--inp-steps` presses of ArrowRight; each interaction's duration is the
-longest of its Event Timing entries (a PerformanceObserver on 'event' entries,
-durationThreshold 16 ms). No such page: "not measured", no number.
+Then slider steps' Interaction to Next Paint, on every explorable figure of the site
+(`figure.mlnotes-explore` with a range input), each in a fresh tab, in Playwright with a
+phone's emulation and Chrome's 4x CPU slowdown: a first touch of the figure's first
+slider (which loads its frames), then `--inp-steps` arrow-key presses on its sliders in
+turn; each step's duration is the longest of its interaction's Event Timing entries (a
+PerformanceObserver on 'event' entries, durationThreshold 16 ms). No such figure: "not
+measured", no number. `--inp-only`: no Lighthouse, the slider steps only.
 
 Prints a table and the accessibility findings; `--json` also writes every run's numbers.
 Measured, never asserted. These machines are noisy (2 shared cores): compare runs, not
@@ -176,38 +178,51 @@ def page_name(path: str) -> str:
 
 
 class _Explorable(html.parser.HTMLParser):
-    """Finds `figure.mlnotes-explore input[type=range]` in a page."""
+    """Finds the explorable figures of a page (`figure.mlnotes-explore` with an id and a
+    range input), in the page's order."""
 
     def __init__(self):
         super().__init__()
         self.depth = 0  # figures open since an explorable one (0: outside one)
-        self.found = False
+        self.current: str | None = None  # the id of the explorable figure we are in
+        self.found: list[str] = []
 
     def handle_starttag(self, tag, attrs):
         a = dict(attrs)
         if tag == "figure":
-            if self.depth or "mlnotes-explore" in (a.get("class") or "").split():
+            if self.depth:
                 self.depth += 1
+            elif "mlnotes-explore" in (a.get("class") or "").split():
+                self.depth, self.current = 1, a.get("id") or ""
         elif tag == "input" and self.depth and (a.get("type") or "").lower() == "range":
-            self.found = True
+            if self.current is not None and self.current not in self.found:
+                self.found.append(self.current)
 
     def handle_endtag(self, tag):
         if tag == "figure" and self.depth:
             self.depth -= 1
+            if not self.depth:
+                self.current = None
 
 
-def explorable_page(site: Path, pages: list[str]) -> str | None:
-    """The first of `pages` (paths in the built `site`) with a range input in an
-    explorable figure, or None."""
+def explorable_figures(site: Path, pages: list[str]) -> list[tuple[str, str]]:
+    """Every explorable figure of `pages` (paths in the built `site`) that has a range
+    input: (page, the figure's id; "" when it has none), in the pages' order."""
+    found = []
     for path in pages:
         index = site / path / "index.html"
         if not index.is_file():
             continue
         finder = _Explorable()
         finder.feed(index.read_text(encoding="utf-8"))
-        if finder.found:
-            return path
-    return None
+        found += [(path, figure) for figure in finder.found]
+    return found
+
+
+def explorable_page(site: Path, pages: list[str]) -> str | None:
+    """The first of `pages` (paths in the built `site`) with a range input in an
+    explorable figure, or None."""
+    return next((path for path, _ in explorable_figures(site, pages)), None)
 
 
 # Every Event Timing entry of 16 ms or more, from the page's start (buffered)
@@ -218,62 +233,104 @@ new PerformanceObserver(list => {
     window.__mlnotesEvents.push({name: e.name, id: e.interactionId, duration: e.duration});
 }).observe({type: "event", durationThreshold: 16, buffered: true});
 """
-SLIDER = "figure.mlnotes-explore input[type=range]"
+EXPLORABLE = "figure.mlnotes-explore"
 
 
-def slider_inp(base: str, path: str, steps: int = 3, slowdown: float = 4) -> dict:
+def slider_inp(
+    base: str, path: str, steps: int = 3, slowdown: float = 4, figure: str | None = None
+) -> dict:
     """A slider step's interaction to next paint on the page `base + path`, in ms.
 
     A phone's emulation (Playwright's "Pixel 5"), the CPU slowed `slowdown` times (Chrome's
-    `Emulation.setCPUThrottlingRate`): the first slider of an explorable figure is
-    touched once (it loads its frames; the network is then awaited), then `steps` times
-    ArrowRight (ArrowLeft at the end of its range) is pressed. Each step's duration is the
-    longest Event Timing entry of its interaction; None when none reached 16 ms (the
-    observer's threshold). Returns {"page", "steps_ms", "inp_ms" (the longest step, or
-    None), "slowdown"}.
+    `Emulation.setCPUThrottlingRate`): the first slider of the explorable figure whose id
+    is `figure` (None: the page's first explorable figure) is touched once (it loads the
+    frames; the network is then awaited), then `steps` times an arrow key is pressed, on
+    the figure's sliders in turn: ArrowRight, ArrowLeft at the end of its range. Each
+    step's duration is the longest Event Timing entry of its interaction; None when none
+    reached 16 ms (the observer's threshold). Returns {"page", "figure", "steps_ms",
+    "inp_ms" (the longest step, or None), "median_ms" (of the steps, those under 16 ms
+    counted as 0), "slowdown"}.
     """
+    return figures_inp(base, [(path, figure)], steps, slowdown)[0]
+
+
+def figures_inp(
+    base: str, figures: list[tuple[str, str | None]], steps: int = 5, slowdown: float = 4
+) -> list[dict]:
+    """`slider_inp` on each (page, figure id) of `figures`, each in a fresh browser context
+    of one Chromium."""
     # In a thread of its own, as diff_report.py draws: Playwright's sync API refuses to
     # start in a thread whose asyncio loop runs (a caller's Playwright, as in the tests).
     from concurrent.futures import ThreadPoolExecutor
 
     with ThreadPoolExecutor(1) as pool:
-        return pool.submit(_slider_inp, base, path, steps, slowdown).result()
+        return pool.submit(_figures_inp, base, figures, steps, slowdown).result()
 
 
-def _slider_inp(base: str, path: str, steps: int, slowdown: float) -> dict:
+def _figures_inp(base: str, figures, steps: int, slowdown: float) -> list[dict]:
     from playwright.sync_api import sync_playwright
 
+    results = []
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         try:
-            context = browser.new_context(**pw.devices["Pixel 5"])
-            page = context.new_page()
-            page.add_init_script(EVENT_OBSERVER)
-            context.new_cdp_session(page).send("Emulation.setCPUThrottlingRate", {"rate": slowdown})
-            page.goto(base + path, wait_until="load")
-            slider = page.locator(SLIDER).first
-            slider.scroll_into_view_if_needed()
-            slider.wait_for(state="visible", timeout=30000)
-            slider.tap()  # the first touch: the frames load
-            settle(page)
-            durations: list[float | None] = []
-            for _ in range(steps):
-                at_end = slider.evaluate("s => Number(s.value) >= Number(s.max || 100)")
-                before = page.evaluate("window.__mlnotesEvents.length")
-                slider.press("ArrowLeft" if at_end else "ArrowRight")
-                page.wait_for_timeout(1500)  # the entries come after the next paint
-                entries = page.evaluate("window.__mlnotesEvents")[before:]
-                ids = [e for e in entries if e["id"]]
-                durations.append(max((e["duration"] for e in ids), default=None))
+            for path, figure in figures:
+                context = browser.new_context(**pw.devices["Pixel 5"])
+                try:
+                    durations = _steps(context, base + path, figure, steps, slowdown)
+                finally:
+                    context.close()
+                measured = [d for d in durations if d is not None]
+                results.append(
+                    {
+                        "page": path,
+                        "figure": figure,
+                        "steps_ms": durations,
+                        "inp_ms": max(measured) if measured else None,
+                        "median_ms": statistics.median(d or 0 for d in durations)
+                        if durations
+                        else None,
+                        "slowdown": slowdown,
+                    }
+                )
         finally:
             browser.close()
-    measured = [d for d in durations if d is not None]
-    return {
-        "page": path,
-        "steps_ms": durations,
-        "inp_ms": max(measured) if measured else None,
-        "slowdown": slowdown,
-    }
+    return results
+
+
+def _steps(context, url: str, figure: str | None, steps: int, slowdown: float) -> list:
+    page = context.new_page()
+    page.add_init_script(EVENT_OBSERVER)
+    context.new_cdp_session(page).send("Emulation.setCPUThrottlingRate", {"rate": slowdown})
+    page.goto(url, wait_until="load")
+    scope = f"{EXPLORABLE}#{figure}" if figure else EXPLORABLE
+    sliders = page.locator(f"{scope} input[type=range]")
+    first = sliders.first
+    first.scroll_into_view_if_needed()
+    first.wait_for(state="visible", timeout=30000)
+    first.tap()  # the first touch: the frames load
+    settle(page)
+    count = sliders.count() if figure else 1  # the page's first slider only, without an id
+    durations: list[float | None] = []
+    for step in range(steps):
+        slider = sliders.nth(step % count)
+        at_end = slider.evaluate("s => Number(s.value) >= Number(s.max || 100)")
+        before = page.evaluate("window.__mlnotesEvents.length")
+        slider.press("ArrowLeft" if at_end else "ArrowRight")
+        page.wait_for_timeout(1500)  # the entries come after the next paint
+        entries = page.evaluate("window.__mlnotesEvents")[before:]
+        ids = [e for e in entries if e["id"]]
+        durations.append(max((e["duration"] for e in ids), default=None))
+    return durations
+
+
+def step_list(durations: list[float | None]) -> str:
+    """'120, < 16, 88': the steps' durations, in ms."""
+    return ", ".join("< 16" if d is None else f"{d:.0f}" for d in durations)
+
+
+def args_slowdown(inp: dict) -> float:
+    return inp["figures"][0]["slowdown"]
 
 
 def settle(page, quiet_ms: int = 1000, timeout_ms: int = 30000) -> None:
@@ -359,76 +416,8 @@ def modes_for(path: str, desktop: str) -> list[str]:
     return ["mobile"]
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("site", nargs="?", type=Path, help="a built site (default: build one)")
-    parser.add_argument(
-        "--runs",
-        type=int,
-        default=1,
-        help="Lighthouse runs per page and mode (default 1; medians shown)",
-    )
-    parser.add_argument("--json", type=Path, help="also write every run's numbers here")
-    parser.add_argument(
-        "--pages",
-        nargs="*",
-        help="only these pages: names as printed, or paths (/: the landing page)",
-    )
-    parser.add_argument(
-        "--desktop",
-        choices=("reading", "all", "none"),
-        default="reading",
-        help="the pages also measured with --preset=desktop (default: the reading pages)",
-    )
-    parser.add_argument(
-        "--inp-steps", type=int, default=3, help="slider steps measured (0: no INP measurement)"
-    )
-    args = parser.parse_args(argv)
-    if not Path(CHROMIUM).exists():
-        raise SystemExit(f"{CHROMIUM} not found: apt-get install -y chromium")
-    command = lighthouse_command()
-    began = time.perf_counter()
-
-    with tempfile.TemporaryDirectory(prefix="mlnotes-bench-reader-") as scratch:
-        site = args.site
-        if site is None:
-            site = Path(scratch) / "site"
-            print(f"building the site into {site} ...", flush=True)
-            build(site)
-        every = site_pages(site)
-        pages = {page_name(path): path for path in every}
-        if args.pages:
-            wanted = {p.strip("/") for p in args.pages}
-            pages = {n: p for n, p in pages.items() if n in args.pages or p.strip("/") in wanted}
-        results: dict = {}
-        with nginx(site) as base:
-            print(f"serving {site} with nginx (gzip) at {base}; {' '.join(command)}", flush=True)
-            for name, path in pages.items():
-                entry = results.setdefault(name, {"path": path, "mobile": [], "desktop": []})
-                for mode in modes_for(path, args.desktop):
-                    for run in range(max(args.runs, 1)):
-                        out = Path(scratch) / f"lh-{len(results)}-{mode}-{run}.json"
-                        started = time.perf_counter()
-                        numbers = lighthouse(command, base + path, MODES[mode], out)
-                        entry[mode].append(numbers)
-                        print(
-                            f"  /{path} {mode} run {run + 1}: performance {numbers['performance']}, "
-                            f"TBT {numbers['tbt_ms']:.0f} ms, LCP {numbers['lcp_ms'] / 1000:.1f} s "
-                            f"({time.perf_counter() - started:.0f} s)",
-                            flush=True,
-                        )
-            explorable = explorable_page(site, every) if args.inp_steps > 0 else None
-            if explorable is not None:
-                inp = slider_inp(base, explorable, steps=args.inp_steps)
-            else:
-                inp = {
-                    "page": None,
-                    "reason": "no explorable figure" if args.inp_steps > 0 else "not asked",
-                }
-    seconds = time.perf_counter() - began
-
-    version = next(iter(results.values()))["mobile"][0]["lighthouse"]
-    runs = max(args.runs, 1)
+def print_table(results: dict, version: str, runs: int, seconds: float) -> None:
+    """The reader table and the accessibility findings, on stdout."""
     print(
         f"\nReader table: Lighthouse {version}, {'median of ' + str(runs) + ' runs' if runs > 1 else 'one run'} "
         f"per page and mode, site served gzip-compressed by nginx; {seconds / 60:.1f} min in all"
@@ -463,11 +452,90 @@ def main(argv: list[str] | None = None) -> int:
         "\nLighthouse accessibility: "
         + ("no failed audit on any page" if not findings else "\n  " + "\n  ".join(findings))
     )
-    if inp.get("page") is None:
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("site", nargs="?", type=Path, help="a built site (default: build one)")
+    parser.add_argument(
+        "--runs",
+        type=int,
+        default=1,
+        help="Lighthouse runs per page and mode (default 1; medians shown)",
+    )
+    parser.add_argument("--json", type=Path, help="also write every run's numbers here")
+    parser.add_argument(
+        "--pages",
+        nargs="*",
+        help="only these pages: names as printed, or paths (/: the landing page)",
+    )
+    parser.add_argument(
+        "--desktop",
+        choices=("reading", "all", "none"),
+        default="reading",
+        help="the pages also measured with --preset=desktop (default: the reading pages)",
+    )
+    parser.add_argument(
+        "--inp-steps",
+        type=int,
+        default=5,
+        help="slider steps measured on each explorable figure (0: no INP measurement)",
+    )
+    parser.add_argument(
+        "--inp-only", action="store_true", help="no Lighthouse: the slider steps only"
+    )
+    args = parser.parse_args(argv)
+    if not Path(CHROMIUM).exists():
+        raise SystemExit(f"{CHROMIUM} not found: apt-get install -y chromium")
+    command = lighthouse_command()
+    began = time.perf_counter()
+
+    with tempfile.TemporaryDirectory(prefix="mlnotes-bench-reader-") as scratch:
+        site = args.site
+        if site is None:
+            site = Path(scratch) / "site"
+            print(f"building the site into {site} ...", flush=True)
+            build(site)
+        every = site_pages(site)
+        pages = {page_name(path): path for path in every}
+        if args.pages:
+            wanted = {p.strip("/") for p in args.pages}
+            pages = {n: p for n, p in pages.items() if n in args.pages or p.strip("/") in wanted}
+        results: dict = {}
+        with nginx(site) as base:
+            print(f"serving {site} with nginx (gzip) at {base}; {' '.join(command)}", flush=True)
+            for name, path in pages.items() if not args.inp_only else ():
+                entry = results.setdefault(name, {"path": path, "mobile": [], "desktop": []})
+                for mode in modes_for(path, args.desktop):
+                    for run in range(max(args.runs, 1)):
+                        out = Path(scratch) / f"lh-{len(results)}-{mode}-{run}.json"
+                        started = time.perf_counter()
+                        numbers = lighthouse(command, base + path, MODES[mode], out)
+                        entry[mode].append(numbers)
+                        print(
+                            f"  /{path} {mode} run {run + 1}: performance {numbers['performance']}, "
+                            f"TBT {numbers['tbt_ms']:.0f} ms, LCP {numbers['lcp_ms'] / 1000:.1f} s "
+                            f"({time.perf_counter() - started:.0f} s)",
+                            flush=True,
+                        )
+            figures = explorable_figures(site, every) if args.inp_steps > 0 else []
+            if figures:
+                print(f"slider steps on {len(figures)} explorable figures ...", flush=True)
+                inp = {"figures": figures_inp(base, figures, steps=args.inp_steps)}
+            else:
+                inp = {"reason": "no explorable figure" if args.inp_steps > 0 else "not asked"}
+    seconds = time.perf_counter() - began
+
+    version = next(iter(results.values()))["mobile"][0]["lighthouse"] if results else None
+    runs = max(args.runs, 1)
+    if results:
+        print_table(results, version, runs, seconds)
+    if not inp.get("figures"):
         print(f"\nSlider step INP: not measured ({inp['reason']})")
     else:
-        steps = ", ".join("< 16" if d is None else f"{d:.0f}" for d in inp["steps_ms"])
-        print(f"\nSlider step INP on /{inp['page']} at {inp['slowdown']:g}x slowdown: {steps} ms")
+        print(f"\nSlider step INP at {args_slowdown(inp):g}x slowdown (ms, each step):")
+        for r in inp["figures"]:
+            print(f"  /{r['page']}#{r['figure']}: {step_list(r['steps_ms'])}")
 
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)

@@ -115,8 +115,15 @@ def test_a_keyboard_step_swaps_both_palettes_frames_and_says_the_value(browser, 
         default_alt = page.evaluate(alts)
         _step(page)
         assert len({f.split("#")[0] for f in frames}) >= 5  # the other points, preloaded
-        # the site's own files, wherever it is served
-        assert page.evaluate(RESOLVED) == [served + "figures/" + s for s in STEPPED]
+        # the palette shown swaps its drawing, from the site's own files wherever it is
+        # served; the hidden palette's keeps its drawing, and no frame of it is fetched
+        assert page.evaluate(RESOLVED) == [
+            served + "figures/" + STEPPED[0],
+            served + "figures/" + DEFAULT[1],
+        ]
+        assert not [f for f in frames if "-dark.svg" in f]
+        # a step does not move what follows the figure: its box keeps its height
+        height = page.evaluate("document.getElementById('fig-powers').offsetHeight")
         assert slider.get_attribute("aria-valuetext") == "3"
         assert page.locator("output[for=fig-powers-k]").inner_text() == "3"
         assert page.locator("output[for=fig-powers-scale]").inner_text() == "1.0\u00a0cm"
@@ -126,6 +133,7 @@ def test_a_keyboard_step_swaps_both_palettes_frames_and_says_the_value(browser, 
         page.keyboard.press("ArrowLeft")
         assert page.evaluate(alts) == default_alt
         page.keyboard.press("ArrowRight")
+        assert page.evaluate("document.getElementById('fig-powers').offsetHeight") == height
         # a print shows the default (the figure the caption describes), then the point again
         stepped = page.evaluate(SRCS)
         page.evaluate("dispatchEvent(new Event('beforeprint'))")
@@ -172,7 +180,7 @@ def test_the_offline_copy_swaps_frames_read_from_disk(browser, offline):
         page.goto((offline.site / "notes" / "powers.html").as_uri(), wait_until="load")
         _step(page)
         figures = (offline.site / "figures").as_uri() + "/"
-        assert page.evaluate(RESOLVED) == [figures + s for s in STEPPED]
+        assert page.evaluate(RESOLVED) == [figures + STEPPED[0], figures + DEFAULT[1]]
         page.wait_for_function(f"() => ({SHOWN_LOADED})().every(Boolean)", timeout=5000)
         assert page.locator("#fig-powers .mlnotes-explore-values").inner_text() == (
             "At x = 3 the curve is at 27."
