@@ -19,10 +19,12 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+import xdist_units
 from hypothesis import settings
 
 # the mlnotes_site package is installed with the project (pyproject.toml)
@@ -54,28 +56,55 @@ WHOLE_SITE_FIXTURES = {"built_site", "site", "base_url", "offline_site"}
 
 
 # `make test` runs on every core (pytest-xdist, `--dist loadgroup`: the Makefile's FULL).
-# The slow tests go in three groups, each on one worker: the browser tests (one Chromium),
-# the other tests of the whole site, and the rest (tiny projects built or served one at a
-# time, as in a serial run); the quick tier spreads over the workers. The whole site is
-# built once per run, by the first worker that needs it (`_build_once`).
-GROUPS = {
-    "browser": pytest.mark.xdist_group("browser"),
-    "site": pytest.mark.xdist_group("whole-site"),
-    "slow": pytest.mark.xdist_group("slow"),
-}
-
-
-def pytest_collection_modifyitems(items):
+# The slow tests go in units that one worker runs each (xdist_units.py): the browser tests
+# in two (one Chromium each), the other tests of the whole site in one, the other slow
+# tests one per file; the quick tier spreads over the workers. The whole site is built
+# once per run, by the first worker that needs it (`_build_once`).
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config, items):
+    units = {}
     for item in items:
         whole_site = bool(WHOLE_SITE_FIXTURES & set(getattr(item, "fixturenames", ())))
         if whole_site:
             item.add_marker(pytest.mark.slow)
-        if item.get_closest_marker("browser"):
-            item.add_marker(GROUPS["browser"])
-        elif whole_site:
-            item.add_marker(GROUPS["site"])
-        elif item.get_closest_marker("slow"):
-            item.add_marker(GROUPS["slow"])
+        unit = xdist_units.unit_of(item, whole_site=whole_site)
+        if unit:
+            units[item.nodeid] = unit
+    table = getattr(config, "workerinput", {}).get(UNITS)
+    if table:
+        xdist_units.record(table, units)
+
+
+UNITS = "mlnotes_units"
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node):
+    """(xdist's controller) where each worker writes its table of units."""
+    node.workerinput[UNITS] = str(_units_table(node.config))
+
+
+@pytest.hookimpl(optionalhook=True, tryfirst=True)
+def pytest_xdist_make_scheduler(config, log):
+    if config.getvalue("dist") == "loadgroup":
+        return xdist_units.UnitScheduling(config, log, str(_units_table(config)))
+    return None
+
+
+_TABLE = pytest.StashKey[Path]()
+
+
+def _units_table(config) -> Path:
+    if _TABLE not in config.stash:
+        fd, name = tempfile.mkstemp(prefix="mlnotes-xdist-units-", suffix=".json")
+        os.close(fd)
+        config.stash[_TABLE] = Path(name)
+    return config.stash[_TABLE]
+
+
+def pytest_unconfigure(config):
+    if _TABLE in config.stash:
+        config.stash[_TABLE].unlink(missing_ok=True)
 
 
 @dataclass
