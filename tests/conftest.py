@@ -14,6 +14,7 @@ machine, not on a wrong result (speed is measured in scripts/dev/bench.py).
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import json
 import os
@@ -57,9 +58,9 @@ WHOLE_SITE_FIXTURES = {"built_site", "site", "base_url", "offline_site"}
 
 # `make test` runs on every core (pytest-xdist, `--dist loadgroup`: the Makefile's FULL).
 # The slow tests go in units that one worker runs each (xdist_units.py): the browser tests
-# in two (one Chromium each), the other tests of the whole site in one, the other slow
-# tests one per file; the quick tier spreads over the workers. The whole site is built
-# once per run, by the first worker that needs it (`_build_once`).
+# in two (one Chromium each), the other slow tests one unit per file; the quick tier
+# spreads over the workers. The whole site is built once per run, by the first worker that
+# needs it (`_build_once`); every build of the project in its folder holds `build_lock`.
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config, items):
     units = {}
@@ -67,7 +68,7 @@ def pytest_collection_modifyitems(config, items):
         whole_site = bool(WHOLE_SITE_FIXTURES & set(getattr(item, "fixturenames", ())))
         if whole_site:
             item.add_marker(pytest.mark.slow)
-        unit = xdist_units.unit_of(item, whole_site=whole_site)
+        unit = xdist_units.unit_of(item)
         if unit:
             units[item.nodeid] = unit
     table = getattr(config, "workerinput", {}).get(UNITS)
@@ -142,12 +143,9 @@ def _build_once(tmp_path_factory, name: str, **env) -> BuiltSite:
     asks builds it into the run's temporary folder that the workers share; the others
     wait for it and read the same build. One lock for every build of the project, so that
     two never write its caches and figures at once."""
-    root = tmp_path_factory.getbasetemp()
-    if os.environ.get("PYTEST_XDIST_WORKER"):
-        root = root.parent  # each worker's basetemp is a folder in the run's
+    root = _run_folder(tmp_path_factory)
     record = root / f"{name}.json"
-    with open(root / "whole-site-builds.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file is closed
+    with build_lock(tmp_path_factory):
         if record.is_file():
             done = json.loads(record.read_text(encoding="utf-8"))
             return BuiltSite(root / name, done["returncode"], done["log"])
@@ -156,6 +154,23 @@ def _build_once(tmp_path_factory, name: str, **env) -> BuiltSite:
             json.dumps({"returncode": built.returncode, "log": built.log}), encoding="utf-8"
         )
         return built
+
+
+def _run_folder(tmp_path_factory) -> Path:
+    """The run's temporary folder, which every xdist worker shares."""
+    root = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        root = root.parent  # each worker's basetemp is a folder in the run's
+    return root
+
+
+@contextlib.contextmanager
+def build_lock(tmp_path_factory):
+    """Held while the project is built in its own folder (its caches and figures), by any
+    worker of the run: two such builds never run at once."""
+    with open(_run_folder(tmp_path_factory) / "whole-site-builds.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file is closed
+        yield
 
 
 def _build(out: Path, **env) -> BuiltSite:

@@ -5,9 +5,9 @@ Each test belongs to a unit that one worker runs, in order:
 - the browser tests, in two units of one Chromium each: those that read the desktop
   snapshots (and navigate on a desktop), and the others (the phone snapshots, phone
   navigation, the tiny project's explorable figure); each set of snapshots is taken once;
-- the other tests of the whole site, in one unit (the site and offline builds are shared
-  by file lock, conftest.py; one of them builds the project in its own folder);
-- the other slow tests, one unit per file (a file's module fixtures built once);
+- the other slow tests (the whole site's among them), one unit per file: a file's module
+  fixtures are built once (the site and offline builds are shared by a file lock, and so
+  is every build of the project in its own folder: conftest.py);
 - every other test on its own.
 
 The controller hands out the browser units first, then the rest by size (most tests
@@ -29,20 +29,18 @@ from xdist.scheduler import LoadScopeScheduling
 
 BROWSER_DESKTOP = "browser-desktop"
 BROWSER = "browser"
-WHOLE_SITE = "whole-site"
 # the order the controller hands the units out in: first the browser units, then the
 # others by number of tests
 FIRST = (BROWSER_DESKTOP, BROWSER)
 
 
-def unit_of(item, *, whole_site: bool) -> str | None:
-    """The unit of a collected test: a name shared with other tests, or None (on its own)."""
+def unit_of(item) -> str | None:
+    """The unit of a collected test (marked `slow` where it needs the whole site): a name
+    shared with other tests, or None (on its own)."""
     if item.get_closest_marker("browser"):
         fixtures = set(getattr(item, "fixturenames", ()))
         desktop = "desktop" in fixtures or item.path.name == "test_navigation.py"
         return BROWSER_DESKTOP if desktop else BROWSER
-    if whole_site:
-        return WHOLE_SITE
     if item.get_closest_marker("slow"):
         return f"slow:{item.path.name}"
     return None
