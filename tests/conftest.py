@@ -14,15 +14,18 @@ machine, not on a wrong result (speed is measured in scripts/dev/bench.py).
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import json
 import os
 import subprocess
 import sys
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+import xdist_units
 from hypothesis import settings
 
 # the mlnotes_site package is installed with the project (pyproject.toml)
@@ -54,28 +57,55 @@ WHOLE_SITE_FIXTURES = {"built_site", "site", "base_url", "offline_site"}
 
 
 # `make test` runs on every core (pytest-xdist, `--dist loadgroup`: the Makefile's FULL).
-# The slow tests go in three groups, each on one worker: the browser tests (one Chromium),
-# the other tests of the whole site, and the rest (tiny projects built or served one at a
-# time, as in a serial run); the quick tier spreads over the workers. The whole site is
-# built once per run, by the first worker that needs it (`_build_once`).
-GROUPS = {
-    "browser": pytest.mark.xdist_group("browser"),
-    "site": pytest.mark.xdist_group("whole-site"),
-    "slow": pytest.mark.xdist_group("slow"),
-}
-
-
-def pytest_collection_modifyitems(items):
+# The slow tests go in units that one worker runs each (xdist_units.py): the browser tests
+# in two (one Chromium each), the other slow tests one unit per file; the quick tier
+# spreads over the workers. The whole site is built once per run, by the first worker that
+# needs it (`_build_once`); every build of the project in its folder holds `build_lock`.
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config, items):
+    units = {}
     for item in items:
         whole_site = bool(WHOLE_SITE_FIXTURES & set(getattr(item, "fixturenames", ())))
         if whole_site:
             item.add_marker(pytest.mark.slow)
-        if item.get_closest_marker("browser"):
-            item.add_marker(GROUPS["browser"])
-        elif whole_site:
-            item.add_marker(GROUPS["site"])
-        elif item.get_closest_marker("slow"):
-            item.add_marker(GROUPS["slow"])
+        unit = xdist_units.unit_of(item)
+        if unit:
+            units[item.nodeid] = unit
+    table = getattr(config, "workerinput", {}).get(UNITS)
+    if table:
+        xdist_units.record(table, units)
+
+
+UNITS = "mlnotes_units"
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node):
+    """(xdist's controller) where each worker writes its table of units."""
+    node.workerinput[UNITS] = str(_units_table(node.config))
+
+
+@pytest.hookimpl(optionalhook=True, tryfirst=True)
+def pytest_xdist_make_scheduler(config, log):
+    if config.getvalue("dist") == "loadgroup":
+        return xdist_units.UnitScheduling(config, log, str(_units_table(config)))
+    return None
+
+
+_TABLE = pytest.StashKey[Path]()
+
+
+def _units_table(config) -> Path:
+    if _TABLE not in config.stash:
+        fd, name = tempfile.mkstemp(prefix="mlnotes-xdist-units-", suffix=".json")
+        os.close(fd)
+        config.stash[_TABLE] = Path(name)
+    return config.stash[_TABLE]
+
+
+def pytest_unconfigure(config):
+    if _TABLE in config.stash:
+        config.stash[_TABLE].unlink(missing_ok=True)
 
 
 @dataclass
@@ -113,12 +143,9 @@ def _build_once(tmp_path_factory, name: str, **env) -> BuiltSite:
     asks builds it into the run's temporary folder that the workers share; the others
     wait for it and read the same build. One lock for every build of the project, so that
     two never write its caches and figures at once."""
-    root = tmp_path_factory.getbasetemp()
-    if os.environ.get("PYTEST_XDIST_WORKER"):
-        root = root.parent  # each worker's basetemp is a folder in the run's
+    root = _run_folder(tmp_path_factory)
     record = root / f"{name}.json"
-    with open(root / "whole-site-builds.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file is closed
+    with build_lock(tmp_path_factory):
         if record.is_file():
             done = json.loads(record.read_text(encoding="utf-8"))
             return BuiltSite(root / name, done["returncode"], done["log"])
@@ -127,6 +154,23 @@ def _build_once(tmp_path_factory, name: str, **env) -> BuiltSite:
             json.dumps({"returncode": built.returncode, "log": built.log}), encoding="utf-8"
         )
         return built
+
+
+def _run_folder(tmp_path_factory) -> Path:
+    """The run's temporary folder, which every xdist worker shares."""
+    root = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        root = root.parent  # each worker's basetemp is a folder in the run's
+    return root
+
+
+@contextlib.contextmanager
+def build_lock(tmp_path_factory):
+    """Held while the project is built in its own folder (its caches and figures), by any
+    worker of the run: two such builds never run at once."""
+    with open(_run_folder(tmp_path_factory) / "whole-site-builds.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file is closed
+        yield
 
 
 def _build(out: Path, **env) -> BuiltSite:

@@ -370,33 +370,34 @@ def test_the_search_index_has_no_tex_left_outside_code(site):
 
 
 @pytest.mark.slow
-def test_properdocs_builds_the_same_site(site, tmp_path):
+def test_properdocs_builds_the_same_site(site, tmp_path, tmp_path_factory):
     """ProperDocs 1.6.7 (the maintained fork of MkDocs 1.6, pinned in the test extra) builds
     this mkdocs.yml strictly, its own plugins included, into the same set of files."""
     import os
     import subprocess
     import sys
 
-    from conftest import ROOT, SITE_URL
+    from conftest import ROOT, SITE_URL, build_lock
 
     out = tmp_path / "properdocs"
-    result = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "properdocs",
-            "build",
-            "--strict",
-            "-f",
-            "mkdocs.yml",
-            "-d",
-            str(out),
-        ],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        env={**os.environ, "SITE_URL": SITE_URL, "NO_MKDOCS_2_WARNING": "1"},
-    )
+    with build_lock(tmp_path_factory):  # it writes the project's caches and figures
+        result = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "properdocs",
+                "build",
+                "--strict",
+                "-f",
+                "mkdocs.yml",
+                "-d",
+                str(out),
+            ],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            env={**os.environ, "SITE_URL": SITE_URL, "NO_MKDOCS_2_WARNING": "1"},
+        )
     assert result.returncode == 0, result.stderr[-4000:]
 
     def files(root):

@@ -1,0 +1,87 @@
+"""How `make test` shares the tests out over pytest-xdist's workers (`--dist loadgroup`).
+
+Each test belongs to a unit that one worker runs, in order:
+
+- the browser tests, in two units of one Chromium each: those that read the desktop
+  snapshots (and navigate on a desktop), and the others (the phone snapshots, phone
+  navigation, the tiny project's explorable figure); each set of snapshots is taken once;
+- the other slow tests (the whole site's among them), one unit per file: a file's module
+  fixtures are built once (the site and offline builds are shared by a file lock, and so
+  is every build of the project in its own folder: conftest.py);
+- every other test on its own.
+
+The controller hands out the browser units first, then the rest by size (most tests
+first), each worker taking the next unit when it is almost done (xdist's loadscope rule).
+
+Why not xdist's own loadgroup: with pytest 9.2 it no longer groups at all (it renames
+`item._nodeid`, which pytest no longer reads: pytest-xdist issue 1386), so the workers
+write each test's unit to a file and the scheduler below reads it. This module is the one
+place that uses xdist's scheduler internals (`LoadScopeScheduling`).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+from xdist.scheduler import LoadScopeScheduling
+
+BROWSER_DESKTOP = "browser-desktop"
+BROWSER = "browser"
+# the order the controller hands the units out in: first the browser units, then the
+# others by number of tests
+FIRST = (BROWSER_DESKTOP, BROWSER)
+
+
+def unit_of(item) -> str | None:
+    """The unit of a collected test (marked `slow` where it needs the whole site): a name
+    shared with other tests, or None (on its own)."""
+    if item.get_closest_marker("browser"):
+        fixtures = set(getattr(item, "fixturenames", ()))
+        desktop = "desktop" in fixtures or item.path.name == "test_navigation.py"
+        return BROWSER_DESKTOP if desktop else BROWSER
+    if item.get_closest_marker("slow"):
+        return f"slow:{item.path.name}"
+    return None
+
+
+def record(path: str, units: dict[str, str]) -> None:
+    """A worker writes {node id: unit} for the controller (each worker the same table)."""
+    tmp = Path(f"{path}.{os.getpid()}")
+    tmp.write_text(json.dumps(units), encoding="utf-8")
+    tmp.replace(path)
+
+
+class UnitScheduling(LoadScopeScheduling):
+    """loadscope's scheduling, with scopes read from the workers' table (`record`)."""
+
+    def __init__(self, config, log, path: str) -> None:
+        super().__init__(config, log)
+        self._path = path
+        self._units: dict[str, str] | None = None
+        self._ordered = False
+
+    def _split_scope(self, nodeid: str) -> str:
+        if self._units is None:
+            self._units = json.loads(Path(self._path).read_text(encoding="utf-8"))
+        # an xdist that groups again appends "@group" to the id: the table has it without
+        at, bracket = nodeid.rfind("@"), nodeid.rfind("]")
+        key = nodeid[:at] if at > bracket else nodeid
+        unit = self._units.get(key)
+        return f"unit:{unit}" if unit else nodeid
+
+    def _assign_work_unit(self, node) -> None:
+        if not self._ordered:
+            self._ordered = True
+
+            def order(entry):
+                scope, tests = entry
+                name = scope.removeprefix("unit:")
+                first = FIRST.index(name) if name in FIRST else len(FIRST)
+                return (first, -len(tests))
+
+            queue = sorted(self.workqueue.items(), key=order)
+            self.workqueue.clear()
+            self.workqueue.update(queue)
+        super()._assign_work_unit(node)
