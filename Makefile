@@ -26,9 +26,9 @@ NODE_MAJOR := 22
 # The quick tier (`make check`, CI's first job): no browser, no whole-site build, on every
 # core (pytest-xdist).
 QUICK  := -m "not browser and not slow" -n auto
-# The whole suite (`make test`, CI's second job) on every core too: the browser tests, the
-# other whole-site tests and the other slow tests in three groups, each on one worker
-# (tests/conftest.py), the quick tier beside them.
+# The whole suite (`make test`, CI's second job) on every core too: the slow tests in units
+# that one worker runs each, the browser tests' two first (tests/xdist_units.py), the quick
+# tier beside them.
 FULL   := -n auto --dist loadgroup
 # Debian's packages the targets need (as root, or through sudo): Chromium for the browser
 # tests and `make pdf`; libcairo2 for CairoSVG (the social cards' icon); a Java for the W3C
@@ -101,7 +101,7 @@ $(VENV)/bin/uv:
 	$(PY) -m pip install --quiet --disable-pip-version-check --no-deps "$$(grep '^uv==' $(LOCK))"
 
 # The machine's own packages, installed only when missing.
-debian-deps:  ## install Debian's Chromium, Cairo, Java, tesseract (and nginx for `make bench`) when missing
+debian-deps:  ## install Debian's Chromium, Cairo, Java, tesseract (and nginx for `make bench` and `make bench-runtime`) when missing
 	@missing=; for p in $(DEBIAN_PACKAGES); do \
 	    dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' || missing="$$missing $$p"; \
 	done; \
@@ -111,7 +111,9 @@ debian-deps:  ## install Debian's Chromium, Cairo, Java, tesseract (and nginx fo
 	    DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing >/dev/null; \
 	fi
 
-serve: deps  ## install, build the figures, serve on http://127.0.0.1:8000 with live reload
+# what `make serve` needs of Debian's packages: Cairo (the social cards)
+serve: DEBIAN_PACKAGES := libcairo2
+serve: deps debian-deps  ## install, build the figures, serve on http://127.0.0.1:8000 with live reload
 	$(VENV)/bin/mkdocs serve --dirty --dev-addr 127.0.0.1:8000
 
 site: deps  ## build the static site into site/ (strict; SITE_URL=<where it is deployed>)

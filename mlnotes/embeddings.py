@@ -365,8 +365,8 @@ def pairwise_distances(embeddings: Tensor, *, chunk_size: int = 256) -> Tensor:
     Raises:
         TypeError: if `embeddings` is not a floating-point tensor (integer, bool and
             complex tensors are rejected), or `chunk_size` is not an integer.
-        ValueError: if `embeddings` is not 2-D or holds NaN or ±inf, or `chunk_size`
-            is not positive.
+        ValueError: if `embeddings` is not 2-D, holds NaN or ±inf or is on the `meta`
+            device (it holds no values), or `chunk_size` is not positive.
 
     Examples:
         >>> import torch
@@ -396,6 +396,8 @@ def pairwise_distances(embeddings: Tensor, *, chunk_size: int = 256) -> Tensor:
         raise TypeError(f"embeddings must be a floating-point torch.Tensor, got {got}")
     if embeddings.ndim != 2:
         raise ValueError(f"embeddings must be 2-D (n, d), got shape {tuple(embeddings.shape)}")
+    if embeddings.is_meta:
+        raise ValueError("embeddings must hold values: a tensor on the meta device has none")
     chunk_size = integer(chunk_size, "chunk_size", minimum=1)
     n = embeddings.shape[0]
     work = torch.float64 if embeddings.dtype == torch.float64 else torch.float32
@@ -467,8 +469,8 @@ def pairwise_distances(embeddings: Tensor, *, chunk_size: int = 256) -> Tensor:
     # nearly equal rows: from the difference of the input rows, in the input's units (a
     # correctly rounded difference, not the centred rows' rounding errors), its norm taken
     # at a power-of-two scale where no square underflows or overflows; in steps whose
-    # gathered rows (step x d values each) hold no more than a block's chunk_size x n, or
-    # one row each where d > chunk_size x n
+    # gathered rows (step x d values each) hold at most chunk_size x n values (a full
+    # block's size), or one row each where d > chunk_size x n
     step = max(1, chunk_size * n // max(1, embeddings.shape[1]))
     for s in range(0, i.numel(), step):
         ii, jj = i[s : s + step], j[s : s + step]

@@ -172,6 +172,16 @@ def test_forward_refuses_meta_positions_by_name(shape):
     assert str(err.value) == "positions must hold values: a tensor on the meta device has none"
 
 
+@pytest.mark.parametrize("shape", [(0, 4), (3, 4)])
+def test_pairwise_distances_refuses_meta_embeddings_by_name(shape):
+    """A meta tensor holds no values: not empty, `.item()` raised a RuntimeError that did not
+    name the argument; empty, zeros came back as if it were a real input."""
+    embeddings = torch.zeros(shape, device="meta")
+    with pytest.raises(ValueError) as err:
+        pairwise_distances(embeddings)
+    assert str(err.value) == "embeddings must hold values: a tensor on the meta device has none"
+
+
 def test_forward_rejects_float_positions():
     with pytest.raises(TypeError, match="integer tensor"):
         SinusoidalEmbeddings(50, 6)(torch.tensor([1.0]))

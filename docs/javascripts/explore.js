@@ -38,9 +38,10 @@
       if (loaded) return;
       const shown = images.filter(({ img }) => img.offsetParent !== null);
       // A step must not move the page below the figure: on these long pages (thousands of
-      // typeset glyphs, each clipped) that repaints and re-layers all of it, 0.3 to 2 s at
-      // 4x slowed CPU. So the figure gets a layer of its own, and the drawing's box keeps
-      // the default's size and shape (a frame a little wider or taller is fitted inside).
+      // typeset glyphs, each clipped) that repaints and re-layers all of it: 0.6 to 1.6 s a
+      // step for Monty Hall on notes/probability at 4x slowed CPU (2026-11-28). So the figure
+      // gets a layer of its own, and the drawing's box keeps the size and shape of the one
+      // shown now (a frame a little wider or taller is fitted inside).
       const { naturalWidth: w, naturalHeight: h } = shown[0]?.img ?? {};
       figure.style.willChange = "transform";
       if (w && h)
@@ -50,7 +51,7 @@
         data.frames.map((_, i) => {
           const frame = new Image();
           frame.src = url(i, image);
-          frame.decode().catch(() => {}); // loaded and parsed before a step shows it
+          frame.decode().catch(() => {}); // fetched and parsed from now on, for the steps to come
           return frame;
         }),
       );
