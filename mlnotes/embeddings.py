@@ -365,8 +365,8 @@ def pairwise_distances(embeddings: Tensor, *, chunk_size: int = 256) -> Tensor:
     Raises:
         TypeError: if `embeddings` is not a floating-point tensor (integer, bool and
             complex tensors are rejected), or `chunk_size` is not an integer.
-        ValueError: if `embeddings` is not 2-D, holds NaN or ±inf or is on the `meta`
-            device (it holds no values), or `chunk_size` is not positive.
+        ValueError: if `embeddings` is not 2-D, holds NaN or ±inf or is a non-empty
+            tensor on the `meta` device (it holds no values), or `chunk_size` is not positive.
 
     Examples:
         >>> import torch
@@ -396,8 +396,6 @@ def pairwise_distances(embeddings: Tensor, *, chunk_size: int = 256) -> Tensor:
         raise TypeError(f"embeddings must be a floating-point torch.Tensor, got {got}")
     if embeddings.ndim != 2:
         raise ValueError(f"embeddings must be 2-D (n, d), got shape {tuple(embeddings.shape)}")
-    if embeddings.is_meta:
-        raise ValueError("embeddings must hold values: a tensor on the meta device has none")
     chunk_size = integer(chunk_size, "chunk_size", minimum=1)
     n = embeddings.shape[0]
     work = torch.float64 if embeddings.dtype == torch.float64 else torch.float32
@@ -408,6 +406,8 @@ def pairwise_distances(embeddings: Tensor, *, chunk_size: int = 256) -> Tensor:
 
     if not source.numel():  # n = 0 or d = 0
         return zeros()
+    if embeddings.is_meta:
+        raise ValueError("embeddings must hold values: a tensor on the meta device has none")
     low, high = source.aminmax()  # no temporary of the input's size
     largest = max(-float(low), float(high))
     if not math.isfinite(largest):
