@@ -14,8 +14,10 @@ from __future__ import annotations
 import argparse
 import json
 import statistics
-import subprocess
 from pathlib import Path
+
+# scripts/dev is the script's folder (sys.path[0]): its helpers are shared, not copied
+from bench import tree_commit
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -471,22 +473,14 @@ def slider_step(inp: dict | None) -> str:
 
 
 def commit(root: Path) -> str:
-    """The measured tree: its commit, and whether it had changes not committed."""
-    try:
-        head = subprocess.run(
-            ["git", "rev-parse", "--short", "HEAD"], cwd=root, capture_output=True, text=True
-        ).stdout.strip()
-        dirty = subprocess.run(
-            ["git", "status", "--porcelain", "--untracked-files=no"],
-            cwd=root,
-            capture_output=True,
-            text=True,
-        ).stdout.strip()
-    except OSError:
+    """The measured tree: its commit, and whether it had changes not committed (bench.py's
+    `tree_commit`, now)."""
+    tree = tree_commit(root)
+    if not tree["commit"]:
         return "not a git checkout"
-    if not head:
-        return "not a git checkout"
-    return f"commit {head}" + (" with changes not committed" if dirty else "")
+    return f"commit {tree['commit'][:12]}" + (
+        " with changes not committed" if tree["dirty"] else ""
+    )
 
 
 def render(results: Path, tree: str) -> str:
