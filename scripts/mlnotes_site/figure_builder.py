@@ -270,9 +270,23 @@ def _write_manifest(project: FigureProject, name: str, plan: _Plan) -> None:
     os.replace(tmp, path)
 
 
+def _prune(folder: Path, keep: set[Path]) -> int:
+    """Delete the files of `folder` not in `keep` (dotfiles aside: a drawing being written),
+    then the folder if that emptied it. Returns how many files were deleted."""
+    removed = 0
+    for path in folder.iterdir():
+        if path.is_file() and path not in keep and not path.name.startswith("."):
+            path.unlink()
+            removed += 1
+    with contextlib.suppress(OSError):
+        folder.rmdir()  # when empty
+    return removed
+
+
 def _remove_stale(project: FigureProject, scripts: dict[str, Path], plans: dict) -> None:
     """Delete every drawing no script makes: a script gone, a point no longer on its grid,
-    a figure no longer explorable (the figures of scripts not built now are kept)."""
+    a figure no longer explorable (the figures of scripts not built now are kept); and
+    likewise the points' stamps (`point_stamp`)."""
     expected = {p.name for name in scripts for p in project.outputs(name)}
     for stale in project.out.glob("*.svg"):
         if stale.name not in expected:
@@ -283,26 +297,17 @@ def _remove_stale(project: FigureProject, scripts: dict[str, Path], plans: dict)
             continue
         plan = plans.get(folder.name)
         keep = set(plan.frames(project, folder.name)) if plan and not plan.error else set()
-        removed = 0
-        for path in folder.iterdir():
-            if path.is_file() and path not in keep and not path.name.startswith("."):
-                path.unlink()
-                removed += 1
+        removed = _prune(folder, keep)
         if removed:
             why = "no script" if folder.name not in scripts else "not on its grid"
             print(f"[figures] {folder.name}/: {removed} files removed ({why})", flush=True)
-        with contextlib.suppress(OSError):
-            folder.rmdir()  # when empty
-    for records in project.cache.iterdir():  # the points' stamps (`point_stamp`), likewise
+    for records in project.cache.iterdir():
         if not records.is_dir() or (records.name in scripts and records.name not in plans):
             continue
         plan = plans.get(records.name)
-        keep = {plan.grid.point_id(p) for p in plan.others()} if plan and not plan.error else set()
-        for path in records.iterdir():
-            if path.suffix in (".key", ".imports") and path.stem not in keep:
-                path.unlink()
-        with contextlib.suppress(OSError):
-            records.rmdir()
+        points = plan.others() if plan and not plan.error else []
+        stamps = [project.point_stamp(records.name, plan.grid, p) for p in points]
+        _prune(records, {f for stamp in stamps for f in (stamp.key_file, stamp.imports_file)})
 
 
 def build(
