@@ -19,6 +19,7 @@ import yaml
 from bs4 import BeautifulSoup
 from PIL import Image, ImageOps
 
+from browser.built import parsed, text_without
 from conftest import SITE_URL
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -38,7 +39,8 @@ def front_matter(path: Path) -> dict:
 
 
 def soup(site, page: str) -> BeautifulSoup:
-    return BeautifulSoup((site.path / page / "index.html").read_text("utf-8"), "html.parser")
+    """The built page, parsed once per test process (shared: never change it)."""
+    return parsed(site.path / page / "index.html")
 
 
 def tags(doc: BeautifulSoup) -> dict[str, str]:
@@ -55,10 +57,7 @@ def page_title(doc: BeautifulSoup, page: str) -> str:
     """The page's title as its h1 shows it (the landing page: its front matter's, the site's name)."""
     if not page:
         return "mlnotes"
-    h1 = doc.find("h1")
-    for link in h1.select(".headerlink, .anchor-link"):
-        link.decompose()
-    return " ".join(h1.get_text().split())
+    return " ".join(text_without(doc.find("h1"), ".headerlink, .anchor-link").split())
 
 
 def words(text: str) -> list[str]:

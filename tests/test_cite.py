@@ -17,6 +17,7 @@ from bs4 import BeautifulSoup
 from pybtex.database import parse_string
 
 import tiny
+from browser.built import parsed, text_without
 from conftest import SITE_URL
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -44,14 +45,12 @@ CITABLE = citable_sources()
 
 
 def doc(site_path: Path, page: str) -> BeautifulSoup:
-    return BeautifulSoup((site_path / page / "index.html").read_text("utf-8"), "html.parser")
+    """The built page, parsed once per test process (shared: never change it)."""
+    return parsed(site_path / page / "index.html")
 
 
 def title_of(page: BeautifulSoup) -> str:
-    h1 = page.find("h1")
-    for link in h1.select(".headerlink"):
-        link.decompose()
-    return " ".join(h1.get_text().split())
+    return " ".join(text_without(page.find("h1"), ".headerlink").split())
 
 
 def scholar(page: BeautifulSoup) -> list[tuple[str, str]]:

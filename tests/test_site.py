@@ -36,7 +36,7 @@ def test_every_explorable_figure_has_every_point_drawn_with_its_parameters(site)
     """Each point of each explorable figure's grid (its script's EXPLORE) is in the site in
     both palettes, as the builder's manifest records it; a frame other than the default
     says, in the SVG, the call that drew it; the page's block carries every frame."""
-    from bs4 import BeautifulSoup
+    from browser.built import parsed
     from conftest import ROOT
     from mlnotes_site import explore
     from mlnotes_site.figure_builder import FigureProject
@@ -58,9 +58,9 @@ def test_every_explorable_figure_has_every_point_drawn_with_its_parameters(site)
                     assert f"<dc:description>{explore.call(point)}</dc:description>" in svg, file
         shown = [
             figure
-            for text in pages.values()
+            for file, text in pages.items()
             if f'id="fig-{name}"' in text
-            for figure in BeautifulSoup(text, "html.parser").select(f"figure#fig-{name}")
+            for figure in parsed(file).select(f"figure#fig-{name}")
         ]
         for figure in shown:
             frames = json.loads(figure["data-explore"])["frames"]
@@ -145,13 +145,11 @@ def test_every_dialog_has_an_accessible_name(site):
     """Material's search dialog (role="dialog" on every page) is named by the override
     overrides/partials/search.html: axe-core's aria-dialog-name rule, a best practice
     that the WCAG-tagged axe test does not run, and Lighthouse's accessibility audit."""
-    from bs4 import BeautifulSoup
+    from browser.built import parsed
 
     unnamed, dialogs = [], 0
     for page in site.pages():
-        soup = BeautifulSoup(
-            (site.path / page / "index.html").read_text(encoding="utf-8"), "html.parser"
-        )
+        soup = parsed(site.path / page / "index.html")
         for dialog in soup.find_all(attrs={"role": re.compile(r"^(alert)?dialog$")}):
             dialogs += 1
             labelled = [soup.find(id=i) for i in (dialog.get("aria-labelledby") or "").split()]
@@ -177,17 +175,15 @@ def _fragment_links(site, only=None):
     """
     from urllib.parse import unquote, urljoin, urlsplit
 
-    from bs4 import BeautifulSoup
-
+    from browser.built import parsed
     from conftest import SITE_URL
 
     root = site.path.resolve()
     for html in sorted(root.rglob("*.html")):
         page_url = SITE_URL + html.relative_to(root).as_posix()
-        text = html.read_text(encoding="utf-8")
-        if only is not None and not only(text):
+        if only is not None and not only(html.read_text(encoding="utf-8")):
             continue
-        soup = BeautifulSoup(text, "html.parser")
+        soup = parsed(html)
         for a in soup.find_all("a", href=True):
             target = urljoin(page_url, a["href"])
             if not target.startswith(SITE_URL) or "#" not in target:
@@ -206,14 +202,14 @@ def test_a_posts_content_is_followed_by_an_element(site):
     """docs/stylesheets/extra.css shows a post's sidebar on a phone only once `.md-content`
     has a next sibling (Material's content script, after the article): without one, the
     sidebar would stay hidden on every phone."""
-    from bs4 import BeautifulSoup
+    from browser.built import parsed
 
     posts = []
     for page in site.pages():
-        text = (site.path / page / "index.html").read_text(encoding="utf-8")
-        if "md-content--post" not in text:
+        file = site.path / page / "index.html"
+        if "md-content--post" not in file.read_text(encoding="utf-8"):
             continue
-        content = BeautifulSoup(text, "html.parser").select_one("div.md-content--post")
+        content = parsed(file).select_one("div.md-content--post")
         if content is not None:
             posts.append(page)
             assert content.find_next_sibling() is not None, page
@@ -227,7 +223,7 @@ def test_every_fragment_link_names_an_id_its_target_has(site):
     into the HTML (mkdocs-jupyter's table of contents, the equation and citation links):
     this reads every built page.
     """
-    from bs4 import BeautifulSoup
+    from browser.built import parsed
 
     root = site.path.resolve()
     ids: dict = {}
@@ -239,7 +235,7 @@ def test_every_fragment_link_names_an_id_its_target_has(site):
                     f"{page.relative_to(root)}: {href} (no page {file.relative_to(root)})"
                 )
                 continue
-            soup = BeautifulSoup(file.read_text(encoding="utf-8"), "html.parser")
+            soup = parsed(file)
             ids[file] = {t["id"] for t in soup.find_all(id=True)} | {
                 t["name"] for t in soup.find_all("a", attrs={"name": True})
             }
@@ -286,14 +282,14 @@ def test_figures_are_numbered_in_order_and_every_figure_link_names_its_number(si
     N being that figure's number: the build's numbering, end to end (the captions and
     the references are written by figure_blocks.py; the references to another page's
     figure are filled in after every page is converted, and none is left unfilled)."""
-    from bs4 import BeautifulSoup
+    from browser.built import parsed
 
     root = site.path.resolve()
     figures: dict = {}
 
     def figures_of(file):
         if file not in figures:
-            figures[file] = _figures(BeautifulSoup(file.read_text(encoding="utf-8"), "html.parser"))
+            figures[file] = _figures(parsed(file))
         return figures[file]
 
     wrong, numbered = [], 0
@@ -305,7 +301,7 @@ def test_figures_are_numbered_in_order_and_every_figure_link_names_its_number(si
             continue
         captions = [
             fig
-            for fig in BeautifulSoup(html, "html.parser").select("article figure")
+            for fig in parsed(root / page / "index.html").select("article figure")
             if fig.find("figcaption") and fig.find("img")
         ]
         for position, fig in enumerate(captions, start=1):

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import functools
 from html import unescape
+from pathlib import Path
 from urllib.parse import unquote, urlparse
 
 
@@ -10,11 +12,32 @@ def html_of(site, path: str) -> str:
     return (site.path / path / "index.html").read_text(encoding="utf-8")
 
 
-def content_of(site, path: str):
-    """The main content of a built page, parsed: Material's `.md-content`."""
+def parsed(file: Path):
+    """A built HTML file, parsed (html.parser) once per test process: the site's pages are
+    read by many tests, each parse of the long ones taking a quarter second. Every caller
+    gets the same tree, so none may change it."""
+    return _parsed(Path(file).resolve())
+
+
+@functools.cache
+def _parsed(file: Path):
     from bs4 import BeautifulSoup
 
-    soup = BeautifulSoup(html_of(site, path), "html.parser")
+    return BeautifulSoup(file.read_text(encoding="utf-8"), "html.parser")
+
+
+def text_without(element, selector: str) -> str:
+    """`element`'s text, without that of its descendants that match the CSS `selector`
+    (a heading's permalink): the shared parsed tree stays as it is."""
+    skip = set(map(id, element.select(selector)))
+    return "".join(
+        s for s in element.find_all(string=True) if not any(id(p) in skip for p in s.parents)
+    )
+
+
+def content_of(site, path: str):
+    """The main content of a built page, parsed: Material's `.md-content`."""
+    soup = parsed(site.path / path / "index.html")
     return soup.select_one("div.md-content") or soup.body
 
 
