@@ -1,7 +1,7 @@
 """mlnotes-problems' reading of a page under `make serve` (scripts/mlnotes_site/plugins/problems.py):
 a file the page includes or documents that does not exist is left out, and named with the
 page's file and line, where pymdownx.snippets or mkdocstrings would stop the build.
-tests/test_serve_problems.py and tests/test_serve_missing_files.py serve the site."""
+tests/test_serve_problems.py and tests/test_serve_missing_files.py serve a tiny project with it."""
 
 from __future__ import annotations
 

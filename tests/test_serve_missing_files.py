@@ -5,19 +5,22 @@ every request is answered, the page's banner names each missing file with the pa
 and line, and the page recovers when the file appears. (Before, pymdownx.snippets'
 SnippetMissingError or mkdocstrings' PluginError ended the serve at its first build, and
 made every request of a later build wait for ever.) Correctness only, never timing.
+
+Served: the tiny project of tests/test_serve_problems.py (the site's plugins, its own
+`mlnotes`, figure script and build code) with the new page added, with `mkdocs serve
+--dirty`: what is checked is the plugins' behaviour, which needs one page of each kind,
+not the whole site (tests/test_serve.py serves that).
 """
 
 from __future__ import annotations
 
-from pathlib import Path
+import copy
 
 import pytest
+from test_serve_problems import SETTINGS, served_project
 
-import bench_loop  # scripts/dev, on sys.path through pytest's `pythonpath` (pyproject.toml)
-
-ROOT = Path(__file__).resolve().parent.parent
 BANNER = b"mlnotes-build-problem"
-WAIT = 600  # seconds for a rebuild to show (a first drawing of a figure included)
+WAIT = 120  # seconds for a rebuild to show (the tiny project's take a few)
 
 # a new page with a figure, the figure script's listing, a snippet and an equation, and an
 # API page of a new module: as CONTRIBUTING.md's "Writing" has an author write them
@@ -71,26 +74,20 @@ def _clean(*needles: bytes):
 
 
 @pytest.mark.slow
-def test_a_new_page_before_its_files_and_a_renamed_script_keep_the_serve_up(tmp_path):
-    tree = bench_loop.scratch_copy(tmp_path / "tree", ROOT, seed_figures=True)
-    (tree / "docs/notes/softmax.md").write_text(PAGE, encoding="utf-8")
-    (tree / "docs/reference/activations.md").write_text(API, encoding="utf-8")
-    config = tree / "mkdocs.yml"
-    text = config.read_text(encoding="utf-8")
-    text = text.replace(
-        "      - notes/cnn.md\n", "      - notes/cnn.md\n      - notes/softmax.md\n"
-    )
-    text = text.replace(
-        "      - reference/cnn.md\n", "      - reference/cnn.md\n      - reference/activations.md\n"
-    )
-    config.write_text(text, encoding="utf-8")
+def test_a_new_page_before_its_files_and_a_renamed_script_keep_the_serve_up(tmp_path, monkeypatch):
     figure_line = PAGE[: PAGE.index("/// figure")].count("\n") + 1
     table_line = PAGE[: PAGE.index('--8<-- "docs')].count("\n") + 1
 
+    # the new pages, and their entries in the nav
+    nav = copy.deepcopy(SETTINGS["nav"])
+    nav[1]["Notes"].append("notes/softmax.md")
+    nav[3]["API reference"].append("reference/activations.md")
+    files = {"docs/notes/softmax.md": PAGE, "docs/reference/activations.md": API}
+
     # the serve starts, and each page says what is missing, where
-    server = bench_loop.Server(tree, tmp_path / "serve.log")
+    tree, server = served_project(tmp_path, monkeypatch, files, nav=nav)
     try:
-        server.settle()
+        server.settle(quiet=0.5, timeout=WAIT)
         assert server.proc.poll() is None
         page, api = "notes/softmax/", "reference/activations/"
         body = server.get(page)
@@ -104,12 +101,12 @@ def test_a_new_page_before_its_files_and_a_renamed_script_keep_the_serve_up(tmp_
         assert _has(BANNER, b"docs/reference/activations.md:3: ::: mlnotes.activations: no module")(
             server.get(api)
         )
-        assert _clean()(server.get("notes/cnn/"))  # the other pages are as they were
+        assert _clean()(server.get("notes/page/"))  # the other pages are as they were
 
         # the files appear: the pages follow, without their banners
         (tree / "docs/notes/softmax-table.txt").write_text("z  softmax(z)\n", encoding="utf-8")
         server.wait_for(page, _has(b"softmax(z)"), timeout=WAIT)
-        script = tree / "scripts/figures/cnn_output_size.py"
+        script = tree / "scripts/figures/x.py"
         (tree / "scripts/figures/softmax_curve.py").write_text(
             script.read_text(encoding="utf-8"), encoding="utf-8"
         )
@@ -117,25 +114,25 @@ def test_a_new_page_before_its_files_and_a_renamed_script_keep_the_serve_up(tmp_
         server.wait_for(page, _clean(b"make_figure", b"figures/softmax_curve.svg"), timeout=WAIT)
         server.wait_for(api, _clean(b"mlnotes.activations.softmax"), timeout=WAIT)
         assert server.get("figures/softmax_curve.svg") is not None
-        server.settle()
+        server.settle(quiet=0.5, timeout=WAIT)
 
         # a figure script renamed while serving: no request waits, the page that lists it
         # says which file is missing, and renamed back the page is as before
-        renamed = script.with_name("cnn_output_size_renamed.py")
+        renamed = script.with_name("x_renamed.py")
         script.rename(renamed)
         server.wait_for(
-            "notes/cnn/",
+            "notes/page/",
             _has(
                 BANNER,
-                b"docs/notes/cnn.md:",
-                b"a figure block names scripts/figures/cnn_output_size.py, which does not exist",
+                b"docs/notes/page.md:",
+                b"a figure block names scripts/figures/x.py, which does not exist",
             ),
             timeout=WAIT,
         )
-        assert server.get("") is not None and server.get("notes/probability/") is not None
+        assert server.get("") is not None and server.get("reference/shapes/") is not None
         renamed.rename(script)
-        server.wait_for("notes/cnn/", _clean(b"make_figure"), timeout=WAIT)
-        assert server.get("figures/cnn_output_size.svg") is not None
+        server.wait_for("notes/page/", _clean(b"make_figure"), timeout=WAIT)
+        assert server.get("figures/x.svg") is not None
         assert server.proc.poll() is None
     finally:
         server.close()

@@ -16,8 +16,6 @@ minutes (marked slow all the same: over 10 s).
 from __future__ import annotations
 
 import json
-import shutil
-import sys
 from pathlib import Path
 
 import bench_loop
@@ -117,20 +115,7 @@ def test_served_tiny_site_equals_a_strict_build_after_each_kind_of_edit(tmp_path
         watch=["overrides", "scripts/mlnotes_site"],
         validation={"anchors": "warn"},  # as mkdocs.yml: a link to a missing anchor fails
     )
-    # the build code, where the site has it: the serve imports the plugins from this copy
-    # (bench_loop puts the tree's scripts/ first on PYTHONPATH), which finds node_modules/
-    # next to scripts/, and mlnotes-incremental's global inputs include it
-    shutil.copytree(
-        tiny.ROOT / "scripts/mlnotes_site",
-        tree / "scripts/mlnotes_site",
-        ignore=shutil.ignore_patterns("__pycache__"),
-    )
-    (tree / "node_modules").symlink_to((tiny.ROOT / "node_modules").resolve())
-    (tree / ".venv").symlink_to(
-        Path(sys.executable).parent.parent
-    )  # bench_loop runs .venv/bin/mkdocs
-    monkeypatch.setenv("PYTHONPATH", tiny.pythonpath())
-    server = bench_loop.Server(tree, tmp_path / "serve.log", timeout=120)
+    server = tiny.serve(tree, tmp_path / "serve.log", monkeypatch)
     try:
         server.settle(quiet=0.5, timeout=120)
         _compare(server, tree, tmp_path / "clean0")

@@ -10,7 +10,8 @@ the dict has one): Material, the site's Markdown extensions that the plugins rea
 (arithmatex, footnotes, attr_list, md_in_html) and only the plugins the test names.
 `build` runs `mkdocs build --strict` in a subprocess from that folder, with this tree's
 `mlnotes` and build code (scripts/mlnotes_site) first on PYTHONPATH, so the entry points
-of the project (pyproject.toml) load this copy of the plugins.
+of the project (pyproject.toml) load this copy of the plugins. `serve` runs `mkdocs serve
+--dirty` on it instead (scripts/dev/bench_loop.Server), with its own copy of the build code.
 
 What a tiny project needs from the repository: its npm packages. The plugins that run
 Node or copy MathJax (mlnotes-typeset, mlnotes-assets) find `node_modules/` from the
@@ -23,6 +24,7 @@ runs in the folder of mkdocs.yml.
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -123,6 +125,27 @@ class Built:
     @property
     def warnings(self) -> list[str]:
         return [line for line in self.stderr.splitlines() if "WARNING" in line]
+
+
+def serve(root: Path, log: Path, monkeypatch, timeout: float = 120):
+    """`mkdocs serve --dirty` (what `make serve` runs) on the project in `root`, as a
+    scripts/dev/bench_loop.Server. The project gets its own copy of the build code in
+    scripts/mlnotes_site/, where the site has it: the serve imports the plugins from that
+    copy (bench_loop puts the project's scripts/ first on PYTHONPATH), so a test edits the
+    copy, never this tree's; node_modules/ is linked next to it, and .venv/ too (bench_loop
+    runs .venv/bin/mkdocs). `monkeypatch` (pytest's) sets PYTHONPATH for the server."""
+    import bench_loop  # scripts/dev, on sys.path through pytest's `pythonpath`
+
+    shutil.copytree(
+        ROOT / "scripts/mlnotes_site",
+        root / "scripts/mlnotes_site",
+        ignore=shutil.ignore_patterns("__pycache__"),
+    )
+    if not (root / "node_modules").exists():
+        (root / "node_modules").symlink_to((ROOT / "node_modules").resolve())
+    (root / ".venv").symlink_to(Path(sys.executable).parent.parent)
+    monkeypatch.setenv("PYTHONPATH", pythonpath())
+    return bench_loop.Server(root, log, timeout=timeout)
 
 
 def build(root: Path, site: Path | None = None, timeout: float = 300) -> Built:
