@@ -3,8 +3,8 @@
 A script is explorable when it declares a literal `EXPLORE` dict (issue 31): its parameters,
 each with a label, a unit and the author's grid. Here: each `EXPLORE` is well formed and
 matches the keyword defaults of `make_figure` and `caption_values`; the default point is still
-the figure the page's text describes; every point draws in both styles, in a frame of the
-default's size; and the numbers `caption_values` states at every point match a computation
+the figure the page's text describes; every point's frame in the built site, in both
+palettes, has axes and the default's size; and the numbers `caption_values` states at every point match a computation
 that does not go through the `mlnotes` call the script makes (a formula written out, the
 definition, mpmath, torch's own convolution, a count over the same seeded draws).
 """
@@ -190,30 +190,36 @@ def test_the_default_point_is_the_figure_of_the_text(name):
 # --- every point draws ----------------------------------------------------------------
 
 
-@pytest.mark.slow
+SVG_SIZE = re.compile(r'<svg\b[^>]*?\bwidth="([\d.]+)pt" height="([\d.]+)pt"')
+
+
 @pytest.mark.parametrize("name", sorted(EXPLORABLE))
-def test_every_point_draws_in_both_styles_in_the_default_frame(name):
-    """Every point draws under both styles; its frame (the tight box the builder saves) has
-    the default's size within 2%, so that moving a control does not make the page jump."""
-    module = _module(name)
-    for theme in ("light", "dark"):
-        sizes = {}
-        for point in _points(EXPLORABLE[name]):
-            with style(theme):
-                fig = module.make_figure(**point)
-                fig.canvas.draw()
-                box = fig.get_tightbbox(fig.canvas.get_renderer())
-            assert fig.axes, f"{name}{point}: no axes"
-            sizes[tuple(point.items())] = (box.width, box.height)
-            plt.close(fig)
-        with style(theme):
-            fig = module.make_figure()
-            fig.canvas.draw()
-            box = fig.get_tightbbox(fig.canvas.get_renderer())
-            plt.close(fig)
-        for point, (width, height) in sizes.items():
-            assert width == pytest.approx(box.width, rel=0.02), f"{name}{point} {theme}: width"
-            assert height == pytest.approx(box.height, rel=0.02), f"{name}{point} {theme}: height"
+def test_every_point_drew_axes_in_the_default_frame_in_both_styles(site, name):
+    """Every point's frame, as the site serves it (the SVG the builder saved, its tight
+    box), in both palettes, has axes and the default frame's size within 2%, so that
+    moving a control does not make the page jump. (The site's build drew every point;
+    tests/test_site.py checks that each was drawn, with its parameters.)"""
+    from mlnotes_site import explore
+
+    grid = explore.read(FIGURES / f"{name}.py")
+    assert grid is not None and _points(EXPLORABLE[name]) == grid.points(), name
+    figures = site.path / "figures"
+
+    def frame(file):
+        svg = (figures / file).read_text(encoding="utf-8")
+        assert '<g id="axes_1">' in svg, f"{file}: no axes"
+        width, height = map(float, SVG_SIZE.search(svg).groups())
+        return width, height
+
+    default = [frame(f) for f in grid.files(name, grid.default)]
+    for point in grid.points():
+        for file, (width, height), (w0, h0) in zip(
+            grid.files(name, point), map(frame, grid.files(name, point)), default, strict=True
+        ):
+            assert width == pytest.approx(w0, rel=0.02), f"{file}: width {width} pt, default {w0}"
+            assert height == pytest.approx(h0, rel=0.02), (
+                f"{file}: height {height} pt, default {h0}"
+            )
 
 
 # --- the caption's values, against an independent computation -----------------------

@@ -9,6 +9,7 @@ from __future__ import annotations
 from urllib.parse import unquote, urlparse
 
 import pytest
+from playwright.sync_api import Error as PlaywrightError
 
 from mlnotes_site.chromium import INSTANT_ARRIVED, wait_for_math
 
@@ -98,6 +99,21 @@ def _in_view(page, element_id: str) -> bool:
     )
 
 
+def _scroll_to_click(page, link) -> str:
+    """Put `link`'s target out of view, scroll to the link and click it; its target's id."""
+    target = unquote(urlparse(link.evaluate("a => a.href")).fragment)
+    link.scroll_into_view_if_needed()
+    # scroll the link so that its target is out of view before clicking
+    page.evaluate(
+        """id => { const t = document.getElementById(id); const r = t.getBoundingClientRect();
+                   if (r.bottom > 0 && r.top < innerHeight) window.scrollBy(0, r.top > 0 ? -innerHeight : innerHeight); }""",
+        target,
+    )
+    link.scroll_into_view_if_needed()
+    link.click()
+    return target
+
+
 def test_eqref_links_jump_to_their_equation(reader):
     page = reader.open(POST)
     refs = page.locator("article mjx-container a[href*='#mjx-eqn']")
@@ -105,18 +121,15 @@ def test_eqref_links_jump_to_their_equation(reader):
     assert count >= 2, f"{count} \\eqref links on the post"
     # the first click on a freshly opened page (Material re-fetches the page), then another
     for index in (count - 1, 0):
-        link = refs.nth(index)
-        target = unquote(urlparse(link.evaluate("a => a.href")).fragment)
-        link.scroll_into_view_if_needed()
-        # scroll the link so that its target is out of view before clicking
-        page.evaluate(
-            """id => { const t = document.getElementById(id); const r = t.getBoundingClientRect();
-                       if (r.bottom > 0 && r.top < innerHeight) window.scrollBy(0, r.top > 0 ? -innerHeight : innerHeight); }""",
-            target,
-        )
-        link = refs.nth(index)
-        link.scroll_into_view_if_needed()
-        link.click()
+        # Material may swap the article for the one it re-fetched while a link is being
+        # scrolled to (a loaded machine): the link is then found again in the new article
+        for attempt in range(3):
+            try:
+                target = _scroll_to_click(page, refs.nth(index))
+                break
+            except PlaywrightError as exc:
+                if "not attached" not in str(exc) or attempt == 2:
+                    raise
         page.wait_for_function(
             """id => { const t = document.getElementById(id); if (!t) return false;
                        const r = t.getBoundingClientRect(); return r.bottom > 0 && r.top < innerHeight; }""",
