@@ -63,7 +63,7 @@ WHOLE_SITE_FIXTURES = {"built_site", "site", "base_url", "offline_site"}
 # needs it (`_build_once`); every build of the project in its folder holds `build_lock`.
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config, items):
-    units = {}
+    units, needs_site = {}, set()
     for item in items:
         whole_site = bool(WHOLE_SITE_FIXTURES & set(getattr(item, "fixturenames", ())))
         if whole_site:
@@ -71,9 +71,11 @@ def pytest_collection_modifyitems(config, items):
         unit = xdist_units.unit_of(item)
         if unit:
             units[item.nodeid] = unit
+            if whole_site:
+                needs_site.add(unit)
     table = getattr(config, "workerinput", {}).get(UNITS)
     if table:
-        xdist_units.record(table, units)
+        xdist_units.record(table, units, set(units.values()) - needs_site)
 
 
 UNITS = "mlnotes_units"

@@ -10,8 +10,11 @@ Each test belongs to a unit that one worker runs, in order:
   is every build of the project in its own folder: conftest.py);
 - every other test on its own.
 
-The controller hands out the browser units first, then the rest by size (most tests
-first), each worker taking the next unit when it is almost done (xdist's loadscope rule).
+The controller hands out the desktop browser unit first, whose worker builds the site
+(`_build_once`, 8 to 45 s); then, to the other worker, the slow unit with the most tests
+among those that need no site build, so that it does not wait for that build; then the
+other browser unit; then the rest by size (most tests first). Each worker takes the next
+unit when it is almost done (xdist's loadscope rule: at most two tests left).
 
 Why not xdist's own loadgroup: with pytest 9.2 it no longer groups at all (it renames
 `item._nodeid`, which pytest no longer reads: pytest-xdist issue 1386), so the workers
@@ -29,9 +32,6 @@ from xdist.scheduler import LoadScopeScheduling
 
 BROWSER_DESKTOP = "browser-desktop"
 BROWSER = "browser"
-# the order the controller hands the units out in: first the browser units, then the
-# others by number of tests
-FIRST = (BROWSER_DESKTOP, BROWSER)
 
 
 def unit_of(item) -> str | None:
@@ -46,11 +46,26 @@ def unit_of(item) -> str | None:
     return None
 
 
-def record(path: str, units: dict[str, str]) -> None:
-    """A worker writes {node id: unit} for the controller (each worker the same table)."""
+def record(path: str, units: dict[str, str], site_free: set[str]) -> None:
+    """A worker writes {node id: unit} for the controller, and the units none of whose tests
+    needs the site built (each worker the same table)."""
     tmp = Path(f"{path}.{os.getpid()}")
-    tmp.write_text(json.dumps(units), encoding="utf-8")
+    tmp.write_text(json.dumps({"units": units, "site_free": sorted(site_free)}), encoding="utf-8")
     tmp.replace(path)
+
+
+def order(queue: list[tuple[str, dict]], site_free: set[str]) -> list[tuple[str, dict]]:
+    """The work queue's (scope, tests) in the order they are handed out: the desktop browser
+    unit, the site-free unit with the most tests, the other browser unit, then by size."""
+    by_size = sorted(queue, key=lambda entry: -len(entry[1]))
+    name = lambda entry: entry[0].removeprefix("unit:")  # noqa: E731
+    free = [e for e in by_size if name(e) in site_free][:1]
+    first = [
+        *(e for e in by_size if name(e) == BROWSER_DESKTOP),
+        *free,
+        *(e for e in by_size if name(e) == BROWSER),
+    ]
+    return first + [e for e in by_size if e not in first]
 
 
 class UnitScheduling(LoadScopeScheduling):
@@ -60,11 +75,13 @@ class UnitScheduling(LoadScopeScheduling):
         super().__init__(config, log)
         self._path = path
         self._units: dict[str, str] | None = None
+        self._site_free: set[str] = set()
         self._ordered = False
 
     def _split_scope(self, nodeid: str) -> str:
         if self._units is None:
-            self._units = json.loads(Path(self._path).read_text(encoding="utf-8"))
+            table = json.loads(Path(self._path).read_text(encoding="utf-8"))
+            self._units, self._site_free = table["units"], set(table["site_free"])
         # an xdist that groups again appends "@group" to the id: the table has it without
         at, bracket = nodeid.rfind("@"), nodeid.rfind("]")
         key = nodeid[:at] if at > bracket else nodeid
@@ -74,14 +91,7 @@ class UnitScheduling(LoadScopeScheduling):
     def _assign_work_unit(self, node) -> None:
         if not self._ordered:
             self._ordered = True
-
-            def order(entry):
-                scope, tests = entry
-                name = scope.removeprefix("unit:")
-                first = FIRST.index(name) if name in FIRST else len(FIRST)
-                return (first, -len(tests))
-
-            queue = sorted(self.workqueue.items(), key=order)
+            queue = order(list(self.workqueue.items()), self._site_free)
             self.workqueue.clear()
             self.workqueue.update(queue)
         super()._assign_work_unit(node)
