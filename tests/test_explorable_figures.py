@@ -195,8 +195,8 @@ SVG_SIZE = re.compile(r'<svg\b[^>]*?\bwidth="([\d.]+)pt" height="([\d.]+)pt"')
 
 @pytest.mark.parametrize("name", sorted(EXPLORABLE))
 def test_every_point_drew_axes_in_the_default_frame_in_both_styles(site, name):
-    """Every point's frame, as the site serves it (the SVG the builder saved, its tight
-    box), in both palettes, has axes and the default frame's size within 2%, so that
+    """Every point's frame, as the site serves it (the SVG the builder saved: its tight
+    box and matplotlib's 0.1 in padding around it), in both palettes, has axes and the default frame's size within 2%, so that
     moving a control does not make the page jump. (The site's build drew every point;
     tests/test_site.py checks that each was drawn, with its parameters.)"""
     from mlnotes_site import explore

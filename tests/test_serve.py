@@ -27,6 +27,10 @@ import pytest
 import bench_loop
 
 ROOT = Path(__file__).resolve().parent.parent
+# between two edits, the log quiet this long (s) after a rebuild: MkDocs starts a rebuild
+# 0.1 s after a file event (mkdocs.livereload's build_delay), and each step waits for
+# its change to show; before the comparison at the end, bench_loop's default (1.5 s)
+STEP_QUIET = 0.75
 LIVERELOAD = re.compile(rb"<script>\s*var livereload = .*?</script>", re.S)
 EQUATION_LINK = re.compile(rb"equation \((\d+)\) of ")
 
@@ -64,18 +68,18 @@ def test_served_site_equals_a_clean_build_after_edits(tmp_path):
     tree = bench_loop.scratch_copy(tmp_path / "tree", ROOT, seed_figures=True)
     server = bench_loop.Server(tree, tmp_path / "serve.log")
     try:
-        server.settle()
+        server.settle(STEP_QUIET)
 
         # 1. a page: a new section (navigation table of contents, search entries)
         with open(tree / "docs/notes/cnn.md", "a", encoding="utf-8") as f:
             f.write("\n## Loop section\n\nLoop paragraph on the page.\n")
         server.wait_for("notes/cnn/", lambda b: b"Loop paragraph on the page." in b)
-        server.settle()
+        server.settle(STEP_QUIET)
 
         # 2. a docstring: the API page of mlnotes.cnn (and its figures and notebook)
         path, ready = bench_loop.edit_docstring(tree, 1)
         server.wait_for(path, ready)
-        server.settle()
+        server.settle(STEP_QUIET)
 
         # 2b. a page's equation numbers: the API page's "equation (N) of CNNs" follows
         before = EQUATION_LINK.search(server.get("reference/cnn/"))
@@ -91,7 +95,7 @@ def test_served_site_equals_a_clean_build_after_edits(tmp_path):
             encoding="utf-8",
         )
         server.wait_for("reference/cnn/", lambda b: f"equation ({number}) of ".encode() in b)
-        server.settle()
+        server.settle(STEP_QUIET)
 
         # 2c. a docstring's Equation: line names an equation of another page: the old page
         # loses its "Computed by conv_output_size", the new one shows it
@@ -103,7 +107,7 @@ def test_served_site_equals_a_clean_build_after_edits(tmp_path):
             encoding="utf-8",
         )
         server.wait_for("notes/probability/", lambda b: b"conv_output_size" in b)
-        server.settle()
+        server.settle(STEP_QUIET)
 
         # 2d. the bibliography: every page's citations and References lists
         bib = tree / "docs/references.bib"
@@ -114,17 +118,17 @@ def test_served_site_equals_a_clean_build_after_edits(tmp_path):
             encoding="utf-8",
         )
         server.wait_for("notes/cnn/", lambda b: b"Deep Learning, edited" in b)
-        server.settle()
+        server.settle(STEP_QUIET)
 
         # 3. a figure script: the figure, and the page that lists the script
         path, ready = bench_loop.edit_figure(tree, 1, server)
         server.wait_for(path, ready)
-        server.settle()
+        server.settle(STEP_QUIET)
 
         # 4. a new page: a blog post (blog index, category view, search)
         (tree / "docs/blog/posts/loop-post.md").write_text(NEW_POST, encoding="utf-8")
         server.wait_for("blog/loop-post/", lambda b: b"Loop post body." in b)
-        server.settle()
+        server.settle(STEP_QUIET)
 
         # 5. a page's title: the navigation of every page names it
         la = tree / "docs/notes/linear-algebra.md"
@@ -135,19 +139,19 @@ def test_served_site_equals_a_clean_build_after_edits(tmp_path):
             encoding="utf-8",
         )
         server.wait_for("sources/", lambda b: b"Linear Algebra, edited" in b)
-        server.settle()
+        server.settle(STEP_QUIET)
 
         # 6. a deleted page
         (tree / "docs/blog/posts/loop-post.md").unlink()
         server.wait_for("blog/", lambda b: b"Loop post excerpt" not in b)
-        server.settle()
+        server.settle(STEP_QUIET)
         assert server.get("blog/loop-post/") is None, "the deleted post is still served"
 
         # 7. a page again, rendered alone: the feeds still list every post
         with open(tree / "docs/notes/probability.md", "a", encoding="utf-8") as f:
             f.write("\nLoop paragraph on another page.\n")
         server.wait_for("notes/probability/", lambda b: b"Loop paragraph on another page." in b)
-        server.settle()
+        server.settle(STEP_QUIET)
 
         # 8. a renamed heading: the serve warns about the page that links to its old anchor
         # (sources.md, not re-rendered), with MkDocs' own message, as a strict build fails;
@@ -162,7 +166,7 @@ def test_served_site_equals_a_clean_build_after_edits(tmp_path):
         start = log.stat().st_size
         cnn.write_text(original.replace(heading, renamed, 1), encoding="utf-8")
         server.wait_for("notes/cnn/", lambda b: b"The receptive field, renamed" in b)
-        server.settle()
+        server.settle(STEP_QUIET)
         warned = log.read_text(encoding="utf-8", errors="replace")[start:]
         assert re.search(rf"WARNING.*'sources\.md' contains a link '{re.escape(link)}'", warned), (
             warned[-3000:]

@@ -3,7 +3,9 @@ running, each page a mistake touches says so (file or key, line, message), nothi
 is served as current, and fixing the file brings the page back without a restart.
 
 One `mkdocs serve --dirty` (what `make serve` runs) on a tiny project (tests/tiny.py) with
-the site's plugins, its own `mlnotes` package, figure script, notebook, bibliography and
+the site's own plugins and those they work with (not Material's blog, search or social,
+nor mlnotes-assets, -cite or -cards), mkdocs.yml's `watch:` folders (checked below),
+its own `mlnotes` package, figure script, notebook, bibliography and
 copy of the build code, goes through five mistakes in its files, each made and then
 fixed: a figure script that raises, an unknown citation key, a broken TeX expression, a
 notebook cell that raises, a syntax error in its `mlnotes`; and an edit of the build code,
@@ -15,6 +17,7 @@ never timing.
 from __future__ import annotations
 
 import copy
+from pathlib import Path
 
 import pytest
 import tiny
@@ -76,7 +79,10 @@ SETTINGS = {
 def served_project(tmp_path, monkeypatch, files=None, **settings):
     """The tiny project (FILES and `files`, SETTINGS and `settings`) under `mkdocs serve
     --dirty`: its folder and the server."""
-    monkeypatch.delitem(tiny.ENV, "MLNOTES_FIGURE_CACHE", raising=False)  # the project's own
+    # the project's figure cache in its own folder (for its builds; the server's environment
+    # is bench_loop.ENV's, read at import: a developer's MLNOTES_FIGURE_CACHE reaches it,
+    # harmless, the cache being keyed by content)
+    monkeypatch.delitem(tiny.ENV, "MLNOTES_FIGURE_CACHE", raising=False)
     monkeypatch.delenv("MLNOTES_FIGURE_CACHE", raising=False)
     tree = tiny.project(
         tmp_path / "tree",
@@ -86,6 +92,17 @@ def served_project(tmp_path, monkeypatch, files=None, **settings):
         **{**SETTINGS, **settings},
     )
     return tree, tiny.serve(tree, tmp_path / "serve.log", monkeypatch, timeout=300)
+
+
+def test_the_tiny_project_watches_what_the_site_watches():
+    """The serve tests' project watches the folders mkdocs.yml has MkDocs watch (beside
+    docs/ and mkdocs.yml): the build-code edit below reaches the serve only through
+    `watch: scripts/mlnotes_site`, so the site's serve must watch it too."""
+    from mkdocs.config import load_config
+
+    site = load_config(str(tiny.ROOT / "mkdocs.yml"))
+    watched = {Path(p).resolve().relative_to(tiny.ROOT).as_posix() for p in site.watch}
+    assert set(SETTINGS["watch"]) <= watched, watched
 
 
 def _has(*needles: bytes):

@@ -13,8 +13,9 @@ Each test belongs to a unit that one worker runs, in order:
 The controller hands out the desktop browser unit first, whose worker builds the site
 (`_build_once`, 8 to 45 s); then, to the other worker, the slow unit with the most tests
 among those that need no site build, so that it does not wait for that build; then the
-other browser unit; then the rest by size (most tests first). Each worker takes the next
-unit when it is almost done (xdist's loadscope rule: at most two tests left).
+other browser unit; then the other units by size (most tests first); then the tests on
+their own. Each worker takes the next unit when it is almost done (xdist's loadscope
+rule: at most two tests left).
 
 Why not xdist's own loadgroup: with pytest 9.2 it no longer groups at all (it renames
 `item._nodeid`, which pytest no longer reads: pytest-xdist issue 1386), so the workers
@@ -56,8 +57,10 @@ def record(path: str, units: dict[str, str], site_free: set[str]) -> None:
 
 def order(queue: list[tuple[str, dict]], site_free: set[str]) -> list[tuple[str, dict]]:
     """The work queue's (scope, tests) in the order they are handed out: the desktop browser
-    unit, the site-free unit with the most tests, the other browser unit, then by size."""
-    by_size = sorted(queue, key=lambda entry: -len(entry[1]))
+    unit, the site-free unit with the most tests, the other browser unit, the other units
+    by size, then the tests on their own (quick ones, which fill in at the end: a slow test
+    of a file of its own, test_serve.py's 90 s, handed out last left one worker alone)."""
+    by_size = sorted(queue, key=lambda entry: (not entry[0].startswith("unit:"), -len(entry[1])))
     name = lambda entry: entry[0].removeprefix("unit:")  # noqa: E731
     free = [e for e in by_size if name(e) in site_free][:1]
     first = [

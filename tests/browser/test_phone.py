@@ -288,10 +288,11 @@ def test_every_code_block_gets_its_copy_button_once_read_to(browser, base_url, p
         at_load = page.evaluate(COPY_BUTTONS)
         page.evaluate("document.querySelectorAll('article details').forEach(d => d.open = true)")
         y = 0
-        # steps of 700 px in a 780 px window: every block is in view at one of them at least
+        # steps of 700 px in a 780 px window: every block is in view at one of them at least,
+        # most at only one (at 400 px, at two): a longer wait there for Material's observer
         while y < page.evaluate("document.scrollingElement.scrollHeight"):
             page.evaluate(f"scrollTo(0, {y})")
-            page.wait_for_timeout(80)
+            page.wait_for_timeout(110)
             y += 700
         page.wait_for_timeout(300)
         read = page.evaluate(COPY_BUTTONS)
