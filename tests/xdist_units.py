@@ -61,13 +61,14 @@ def order(queue: list[tuple[str, dict]], site_free: set[str]) -> list[tuple[str,
     by size, then the tests on their own (quick ones, which fill in at the end: a slow test
     of a file of its own, test_serve.py's 90 s, handed out last left one worker alone)."""
     by_size = sorted(queue, key=lambda entry: (not entry[0].startswith("unit:"), -len(entry[1])))
-    name = lambda entry: entry[0].removeprefix("unit:")  # noqa: E731
-    free = [e for e in by_size if name(e) in site_free][:1]
-    first = [
-        *(e for e in by_size if name(e) == BROWSER_DESKTOP),
-        *free,
-        *(e for e in by_size if name(e) == BROWSER),
+
+    def named(*names: str) -> list[tuple[str, dict]]:
+        return [e for e in by_size if e[0].removeprefix("unit:") in names]
+
+    free = [
+        e for e in named(*site_free) if e[0] not in {f"unit:{BROWSER_DESKTOP}", f"unit:{BROWSER}"}
     ]
+    first = [*named(BROWSER_DESKTOP), *free[:1], *named(BROWSER)]
     return first + [e for e in by_size if e not in first]
 
 
