@@ -3,8 +3,8 @@ running, each page a mistake touches says so (file or key, line, message), nothi
 is served as current, and fixing the file brings the page back without a restart.
 
 One `mkdocs serve --dirty` (what `make serve` runs) on a tiny project (tests/tiny.py) with
-the site's own plugins and those they work with (not Material's blog, search or social,
-nor mlnotes-assets, -cite or -cards), mkdocs.yml's `watch:` folders (checked below),
+mkdocstrings, mkdocs-jupyter and seven of the site's own plugins (not meta, search, blog,
+rss, offline or social, nor mlnotes-assets, -cite or -cards), mkdocs.yml's `watch:` folders (checked below),
 its own `mlnotes` package, figure script, notebook, bibliography and
 copy of the build code, goes through five mistakes in its files, each made and then
 fixed: a figure script that raises, an unknown citation key, a broken TeX expression, a
