@@ -216,10 +216,21 @@ def test_a_page_over_budget_and_no_slider_say_so(tmp_path):
     assert row(text, "post")[2:5] == ["201", "2.5", "**no**"]
     assert row(text, "notes/cnn")[1:5] == ["89", "10", "2.5", "**no**"]
     assert "1 of 3 pages within the budget." in text
+    assert "measured again, the page having loaded before its first paint" in text
+    assert text.count("GoogleChrome/lighthouse#17148") == 1
+    assert "#17148; `LATE_FIRST_PAINT_RETRIES` in bench_reader.py): none." in text
     assert (
         "Slider steps (Interaction to Next Paint, budget 200 ms on every step): "
         "Not measured (no explorable figure)." in text
     )
+
+
+def test_the_runs_set_aside_are_counted_with_their_numbers(tmp_path):
+    reader = json.loads(json.dumps(READER))
+    reader["pages"]["post"]["set_aside"] = {"mobile": [lighthouse(80, 100)]}
+    text = bench_report.render(write(tmp_path / "r", reader=reader), "commit abc")
+    assert "bench_reader.py): 1: post (mobile, performance 80, LCP 2.5 s)." in text
+    assert row(text, "post")[1:3] == ["96", "200"]  # the medians: of the runs that count
 
 
 def test_a_missing_results_file_says_so_instead_of_showing_numbers(tmp_path):

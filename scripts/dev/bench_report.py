@@ -402,6 +402,18 @@ def reader(data: dict | None) -> str:
         )
     )
     out.append(f"\n{sum(within)} of {len(within)} pages within the budget.")
+    aside = [
+        f"{name} ({mode}, performance {run['performance']}, LCP {run['lcp_ms'] / 1000:.1f} s)"
+        for name, r in results.items()
+        for mode, runs_aside in (r.get("set_aside") or {}).items()
+        for run in runs_aside
+    ]
+    out.append(
+        "\nRuns set aside and measured again, the page having loaded before its first paint "
+        "(headless Chromium's compositor withheld its frames: GoogleChrome/lighthouse#17148; "
+        "`LATE_FIRST_PAINT_RETRIES` in bench_reader.py): "
+        + ("none." if not aside else f"{len(aside)}: " + "; ".join(aside) + ".")
+    )
     findings = sorted(
         {
             f"{name} ({mode}): {', '.join(run['accessibility_failed'])}"
