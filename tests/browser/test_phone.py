@@ -142,6 +142,7 @@ LONG_PAGES = [
     "notes/linear-algebra/",
     "sources/",
     "reference/embeddings/",
+    "reference/linalg/",
     "notebooks/sinusoidal-embeddings/",
 ]
 
