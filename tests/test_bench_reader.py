@@ -73,6 +73,21 @@ def test_a_run_whose_page_loaded_before_it_painted_is_set_aside_and_run_again():
     assert counted["late_first_paint"] and aside == []
 
 
+def test_a_late_first_paint_is_read_from_the_load_lighthouse_saw():
+    def audits(**observed):
+        return {"metrics": {"details": {"items": [observed]}}}
+
+    late = bench_reader.late_first_paint(
+        audits(observedFirstContentfulPaint=1253, observedLoad=526)
+    )
+    assert late == {"observed_fcp_ms": 1253, "observed_load_ms": 526, "late_first_paint": True}
+    for fcp, load in [(242, 592), (500, 500)]:  # painted first, or at the load itself
+        timing = audits(observedFirstContentfulPaint=fcp, observedLoad=load)
+        assert not bench_reader.late_first_paint(timing)["late_first_paint"]
+    never_loaded = bench_reader.late_first_paint(audits(observedFirstContentfulPaint=900))
+    assert never_loaded["observed_load_ms"] is None and not never_loaded["late_first_paint"]
+
+
 def _page(site, path, body):
     (site / path).mkdir(parents=True, exist_ok=True)
     (site / path / "index.html").write_text(f"<!doctype html><html><body>{body}</body></html>")

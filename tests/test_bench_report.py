@@ -218,7 +218,8 @@ def test_a_page_over_budget_and_no_slider_say_so(tmp_path):
     assert "1 of 3 pages within the budget." in text
     assert "measured again, the page having loaded before its first paint" in text
     assert text.count("GoogleChrome/lighthouse#17148") == 1
-    assert "#17148; `LATE_FIRST_PAINT_RETRIES` in bench_reader.py): none." in text
+    assert "`LATE_FIRST_PAINT_RETRIES` in bench_reader.py): none." in text
+    assert "Counted all the same" not in text
     assert (
         "Slider steps (Interaction to Next Paint, budget 200 ms on every step): "
         "Not measured (no explorable figure)." in text
@@ -227,10 +228,19 @@ def test_a_page_over_budget_and_no_slider_say_so(tmp_path):
 
 def test_the_runs_set_aside_are_counted_with_their_numbers(tmp_path):
     reader = json.loads(json.dumps(READER))
-    reader["pages"]["post"]["set_aside"] = {"mobile": [lighthouse(80, 100)]}
+    aside = lighthouse(80, 100) | {"observed_load_ms": 530, "observed_fcp_ms": 1250}
+    reader["pages"]["post"]["set_aside"] = {"mobile": [aside]}
     text = bench_report.render(write(tmp_path / "r", reader=reader), "commit abc")
-    assert "bench_reader.py): 1: post (mobile, performance 80, LCP 2.5 s)." in text
+    assert (
+        "bench_reader.py): 1: post (mobile, performance 80, LCP 2.5 s; loaded at 530 ms, "
+        "first painted at 1,250 ms)." in text
+    )
     assert row(text, "post")[1:3] == ["96", "200"]  # the medians: of the runs that count
+    assert "Counted all the same" not in text
+    # late on every try: the run counts, and is listed as such
+    reader["pages"]["notes/cnn"]["mobile"][0] = aside | {"late_first_paint": True}
+    text = bench_report.render(write(tmp_path / "r2", reader=reader), "commit abc")
+    assert "Counted all the same, late on every try (1): notes/cnn (mobile, performance 80" in text
 
 
 def test_a_missing_results_file_says_so_instead_of_showing_numbers(tmp_path):
