@@ -81,9 +81,12 @@ def test_a_late_first_paint_is_read_from_the_load_lighthouse_saw():
         audits(observedFirstContentfulPaint=1253, observedLoad=526)
     )
     assert late == {"observed_fcp_ms": 1253, "observed_load_ms": 526, "late_first_paint": True}
-    for fcp, load in [(242, 592), (500, 500)]:  # painted first, or at the load itself
+    # painted first, at the load itself, or just after it (a small page: 23 ms)
+    for fcp, load in [(242, 592), (500, 500), (214, 191), (249, 0)]:
         timing = audits(observedFirstContentfulPaint=fcp, observedLoad=load)
         assert not bench_reader.late_first_paint(timing)["late_first_paint"]
+    edge = audits(observedFirstContentfulPaint=bench_reader.LATE_FIRST_PAINT_MS, observedLoad=0)
+    assert bench_reader.late_first_paint(edge)["late_first_paint"]
     never_loaded = bench_reader.late_first_paint(audits(observedFirstContentfulPaint=900))
     assert never_loaded["observed_load_ms"] is None and not never_loaded["late_first_paint"]
 

@@ -14,8 +14,8 @@ site (its sitemap.xml: the 404 page is not there): with its default mobile emula
 mid-range phone: 4x CPU slowdown, slow 4G, simulated) on each, and with
 `--preset=desktop` on the reading pages only (the landing page, the posts, the notes,
 the sources; `--desktop all` on every page), `--runs` times each (medians are shown). A run
-whose page loaded before it first painted is set aside and the page measured again
-(`LATE_FIRST_PAINT_RETRIES`: GoogleChrome/lighthouse#17148).
+whose page first painted 250 ms or more after it loaded is set aside and the page measured
+again (`LATE_FIRST_PAINT_RETRIES`: GoogleChrome/lighthouse#17148).
 
 Then slider steps' Interaction to Next Paint, on every explorable figure of the site
 (`figure.mlnotes-explore` with a range input), each in a fresh tab, in Playwright with a
@@ -411,28 +411,34 @@ def lighthouse(command: list[str], url: str, extra: list[str], out: Path) -> dic
 
 def late_first_paint(audits: dict) -> dict:
     """From a report's audits, the load Lighthouse saw (unthrottled): when the page first
-    painted and when it loaded (ms; None if it did not), and whether it loaded first, the
-    signature of GoogleChrome/lighthouse#17148 (LATE_FIRST_PAINT_RETRIES)."""
+    painted and when it loaded (ms; None if it did not), and whether it first painted
+    LATE_FIRST_PAINT_MS or more after its load, the signature of GoogleChrome/lighthouse#17148
+    (LATE_FIRST_PAINT_RETRIES)."""
     observed = audits["metrics"]["details"]["items"][0]
     fcp, load = observed.get("observedFirstContentfulPaint"), observed.get("observedLoad")
     return {
         "observed_fcp_ms": fcp,
         "observed_load_ms": load,
-        "late_first_paint": fcp is not None and load is not None and load < fcp,
+        "late_first_paint": fcp is not None
+        and load is not None
+        and fcp - load >= LATE_FIRST_PAINT_MS,
     }
 
 
-# A run whose page had loaded before it first painted (Lighthouse's observed, unthrottled
-# load: its load event before its first contentful paint) bears the signature of
-# GoogleChrome/lighthouse#17148 (open): in headless Chromium, viz stops sending the page
-# BeginFrames for up to a second or two (ThrottleUnresponsiveClient), and Lighthouse's
-# simulation carries the late paint into FCP and LCP. A page busy until after its load
-# would bear it too, on every run. Our pages painted before they loaded in 12 of 14 runs of
-# the post and sources on 2026-11-28 (observed first paint 0.1 to 0.3 s, load 0.3 to 0.7 s);
-# in the other two, both of the post, it painted at 1.25 and 1.28 s, loaded at 0.53 and
-# 0.57 s, and scored 80 to 81 with LCP 4.3 s, against 94 to 97 and 2.3 to 2.5 s. Such a run
-# is set aside (kept in the JSON, listed in BENCHMARKS.md with its times) and the page
-# measured again, up to this many times; a run late every time counts as it is, marked.
+# A run whose page first painted well after it had loaded (Lighthouse's observed, unthrottled
+# load: its first contentful paint LATE_FIRST_PAINT_MS or more after its load event) bears
+# the signature of GoogleChrome/lighthouse#17148 (open): in headless Chromium, viz stops
+# sending the page BeginFrames for up to a second or two (ThrottleUnresponsiveClient), and
+# Lighthouse's simulation carries the late paint into FCP and LCP. A page busy until well
+# after its load would bear it too, on every run. Our pages painted before they loaded in
+# 12 of 14 runs of the post and sources on 2026-11-28 (observed first paint 0.1 to 0.3 s,
+# load 0.3 to 0.7 s); in the other two, both of the post, it painted at 1.25 and 1.28 s,
+# 0.71 to 0.73 s after its load, and scored 80 to 81 with LCP 4.3 s, against 94 to 97 and
+# 2.3 to 2.5 s. A small page may load just before it paints (blog/category/transformers,
+# 23 ms, scoring 96 in that day's `make bench`): hence the margin. Such a run is set aside
+# (kept in the JSON, listed in BENCHMARKS.md with its times) and the page measured again,
+# up to LATE_FIRST_PAINT_RETRIES times; a run late every time counts as it is, marked.
+LATE_FIRST_PAINT_MS = 250
 LATE_FIRST_PAINT_RETRIES = 2
 
 

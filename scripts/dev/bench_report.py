@@ -424,9 +424,9 @@ def reader(data: dict | None) -> str:
         if run.get("late_first_paint")
     ]
     out.append(
-        "\nRuns set aside and measured again, the page having loaded before its first paint "
-        "(the signature of GoogleChrome/lighthouse#17148, or of a page busy until after its "
-        "load; `LATE_FIRST_PAINT_RETRIES` in bench_reader.py): "
+        "\nRuns set aside and measured again, the page having first painted well after its "
+        "load (the signature of GoogleChrome/lighthouse#17148, or of a page busy until after "
+        "its load; `LATE_FIRST_PAINT_MS` in bench_reader.py): "
         + ("none." if not aside else f"{len(aside)}: " + "; ".join(aside) + ".")
         + (
             ""
