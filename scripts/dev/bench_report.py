@@ -333,6 +333,14 @@ def loop(data: dict | None) -> str:
 BUDGET_PERFORMANCE, BUDGET_TBT_MS = 90, 200
 
 
+def counted_runs(results: dict):
+    """(page, mode, run) for every Lighthouse run the medians count (not those set aside)."""
+    for name, r in results.items():
+        for mode in ("mobile", "desktop"):
+            for run in r.get(mode) or []:
+                yield name, mode, run
+
+
 def reader(data: dict | None) -> str:
     out = [
         "## The reader (Lighthouse)\n",
@@ -416,13 +424,7 @@ def reader(data: dict | None) -> str:
         for mode, runs_aside in (r.get("set_aside") or {}).items()
         for run in runs_aside
     ]
-    counted = [
-        late(name, mode, run)
-        for name, r in results.items()
-        for mode in ("mobile", "desktop")
-        for run in r.get(mode) or []
-        if run.get("late_first_paint")
-    ]
+    counted = [late(*each) for each in counted_runs(results) if each[2].get("late_first_paint")]
     out.append(
         "\nRuns set aside and measured again, the page having first painted well after its "
         "load (the signature of GoogleChrome/lighthouse#17148, or of a page busy until after "
@@ -439,9 +441,7 @@ def reader(data: dict | None) -> str:
     findings = sorted(
         {
             f"{name} ({mode}): {', '.join(run['accessibility_failed'])}"
-            for name, r in results.items()
-            for mode in ("mobile", "desktop")
-            for run in r.get(mode) or []
+            for name, mode, run in counted_runs(results)
             if run.get("accessibility_failed")
         }
     )
