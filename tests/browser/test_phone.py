@@ -128,6 +128,15 @@ SKIPPED_MATH = """() => {
     return {boxes: boxes.length, skipped: skipped.length, math: math.length};
 }"""
 
+# Every font the page's layout now asks for has arrived. The math fonts (MathJax's, one
+# file per range of glyphs) are fetched when a glyph first needs one: for the glyphs of the
+# boxes a phone skips, when they are shown, and until a file arrives its lines have the
+# fallback font's height (a CI run measured 24 px of difference between two layouts).
+FONTS_LOADED = """async () => {
+    document.documentElement.getBoundingClientRect();  // lay out: ask for the fonts it needs
+    await document.fonts.ready;
+}"""
+
 # Where the article's headings, equations and tables are, and how tall the page is.
 LANDMARKS = """() => ({
     height: document.documentElement.scrollHeight,
@@ -226,10 +235,11 @@ def test_the_boxes_a_phone_skips_look_the_same_once_shown(browser, base_url, pat
             assert tables[0] == 0 and tables[1] >= 5, tables
         found = page.evaluate(SKIPPED_MATH)
         clipped = page.evaluate(
-            """() => {
+            """async () => {
             const boxes = [...document.querySelectorAll('article.md-content__inner *')]
                 .filter(e => getComputedStyle(e).contentVisibility === 'auto');
             for (const e of boxes) { e.style.contentVisibility = 'visible'; e.style.contain = 'layout paint style'; }
+            await (FONTS_LOADED)();
             const cut = [];
             for (const e of boxes) {
                 if (getComputedStyle(e).overflowX !== 'visible') continue;  // scrolls: clips already
@@ -252,7 +262,7 @@ def test_the_boxes_a_phone_skips_look_the_same_once_shown(browser, base_url, pat
                 }
             }
             return cut;
-        }"""
+        }""".replace("FONTS_LOADED", FONTS_LOADED)
         )
         shown = page.evaluate(LANDMARKS)
         page.evaluate(  # then the page with nothing skipped: no containment at all
@@ -261,6 +271,7 @@ def test_the_boxes_a_phone_skips_look_the_same_once_shown(browser, base_url, pat
         )
         page.evaluate("document.documentElement.classList.remove('mlnotes-skip-offscreen')")
         assert page.evaluate(SKIPPED_MATH)["boxes"] == 0  # the switch overrides/main.html uses
+        page.evaluate(FONTS_LOADED)
         whole = page.evaluate(LANDMARKS)
     finally:
         context.close()
