@@ -11,7 +11,13 @@ import time
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from mlnotes_site.chromium import CHROMIUM, CHROMIUM_ARGS, INSTANT_ARRIVED
+from mlnotes_site.chromium import (
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    FONTS_LOADED,
+    INSTANT_ARRIVED,
+    wait_for_math,
+)
 
 from .guard import GuardedBrowser
 from .snapshots import POST
@@ -57,7 +63,7 @@ def test_math_is_typeset_without_javascript_and_fits_a_phone(site, base_url, bro
         page = context.new_page()
         for path in pages:
             page.goto(base_url + path)
-            page.evaluate("() => document.fonts.ready.then(() => true)")
+            wait_for_math(page)
             state = page.evaluate(NO_JS_STATE)
             if not state["wrappers"]:
                 failures.append(f"{path}: no math")
@@ -126,15 +132,6 @@ SKIPPED_MATH = """() => {
         .filter(m => !m.closest('details:not([open])'));
     math.forEach((m, i) => m.setAttribute('data-skipped-math', i));
     return {boxes: boxes.length, skipped: skipped.length, math: math.length};
-}"""
-
-# Every font the page's layout now asks for has arrived. The math fonts (MathJax's, one
-# file per range of glyphs) are fetched when a glyph first needs one: for the glyphs of the
-# boxes a phone skips, when they are shown, and until a file arrives its lines have the
-# fallback font's height (a CI run measured 24 px of difference between two layouts).
-FONTS_LOADED = """async () => {
-    document.documentElement.getBoundingClientRect();  // lay out: ask for the fonts it needs
-    await document.fonts.ready;
 }"""
 
 # Where the article's headings, equations and tables are, and how tall the page is.
@@ -213,7 +210,7 @@ def _where_it_stays(page, target: str) -> float:
     fonts are in and the page has stopped scrolling, the same for 0.6 s."""
     last = None
     for _ in range(20):
-        page.evaluate(FONTS_LOADED)
+        wait_for_math(page)
         page.evaluate(SETTLED)
         top = page.evaluate(TOP_OF, target)
         if last is not None and abs(top - last) <= 0.5:
@@ -296,7 +293,7 @@ def test_the_boxes_a_phone_skips_look_the_same_once_shown(browser, base_url, pat
         )
         page.evaluate("document.documentElement.classList.remove('mlnotes-skip-offscreen')")
         assert page.evaluate(SKIPPED_MATH)["boxes"] == 0  # the switch overrides/main.html uses
-        page.evaluate(FONTS_LOADED)
+        wait_for_math(page)
         whole = page.evaluate(LANDMARKS)
     finally:
         context.close()
